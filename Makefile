@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: MIT
+# fsagent: plain GNU make, one file. The same sources build twice:
+#   build/agent/  static objects -> build/fsagent (the VM's init)
+#   build/host/   dynamic objects (SANITIZE= applies) -> unit tests, host tools
+#
+#   make                build/fsagent (installs build packages as root, builds deps)
+#   make check          unit tests, lint, VM boot tests; ends "N passed, N failed"
+#   make unit           unit tests only        make vmtest   VM tests only
+#   make lint           cppcheck + shellcheck  make bench    benchmarks (on demand)
+#   V=1                 show commands          SANITIZE=     (default address,undefined)
+
+-include config.mak
+
+CC ?= gcc
+CFLAGS ?= -O2 -g
+SANITIZE ?= address,undefined
+BUILD := build
+DEPS := $(BUILD)/deps
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+WARN := -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wvla -Wwrite-strings -Wundef -Wlogical-op -fno-common \
+	-Wno-missing-field-initializers -Wno-format-truncation
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DFSAGENT_VERSION='"$(VERSION)"' \
+	-Iagent/src -MMD -MP
+
+SRCS := $(wildcard agent/src/*.c agent/src/util/*.c)
+LIB_SRCS := $(filter-out agent/src/main.c,$(SRCS))
+AGENT_OBJS := $(SRCS:agent/src/%.c=$(BUILD)/agent/%.o)
+HOST_OBJS := $(SRCS:agent/src/%.c=$(BUILD)/host/%.o)
+HOST_LIB_OBJS := $(LIB_SRCS:agent/src/%.c=$(BUILD)/host/%.o)
+
+STATIC_LIBS := $(DEPS)/lib/libmount.a $(DEPS)/lib/libblkid.a $(DEPS)/lib/libkmod.a \
+	-l:libjansson.a -l:libzstd.a -l:liblzma.a -l:libz.a
+HOST_LIBS := -lmount -lblkid -lkmod -ljansson -lz
+SAN_FLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer)
+
+UNIT_SRCS := $(wildcard tests/unit/test-*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/host/tests/%)
+
+ifneq ($(V),1)
+Q := @
+QUIET_CC = @echo '   CC      $@';
+QUIET_LINK = @echo '   LINK    $@';
+endif
+
+.DELETE_ON_ERROR:
+.PHONY: all check unit vmtest lint bench clean distclean deps packages test-packages
+
+all: $(BUILD)/fsagent
+
+$(BUILD)/.packages-build: scripts/install-packages
+	$(Q)scripts/install-packages build
+	$(Q)mkdir -p $(@D) && touch $@
+
+$(BUILD)/.packages-test: scripts/install-packages $(BUILD)/.packages-build
+	$(Q)scripts/install-packages test
+	$(Q)touch $@
+
+packages: $(BUILD)/.packages-build
+test-packages: $(BUILD)/.packages-test
+
+$(DEPS)/.done: scripts/build-deps | $(BUILD)/.packages-build
+	@echo '   DEPS    static libkmod, libmount, libblkid from Debian sources'
+	$(Q)scripts/build-deps $(DEPS)
+
+deps: $(DEPS)/.done
+
+$(BUILD)/agent/%.o: agent/src/%.c $(DEPS)/.done
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -I$(DEPS)/include -c -o $@ $<
+
+# libmount references getpwnam_r & co. for uid=/gid= options, which fsagent
+# never passes; ld's warning about NSS in static binaries is expected.
+$(BUILD)/fsagent.debug: $(AGENT_OBJS)
+	$(QUIET_LINK)$(CC) -static $(CFLAGS) -o $@ $^ $(STATIC_LIBS) 2>&1 | \
+		grep -v -e 'statically linked applications requires' -e 'in function .mnt_get_' >&2 || true
+	@test -x $@
+
+$(BUILD)/fsagent: $(BUILD)/fsagent.debug
+	$(Q)strip -o $@ $<
+
+$(BUILD)/host/%.o: agent/src/%.c | $(BUILD)/.packages-build
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -DAGENT_TESTING -c -o $@ $<
+
+$(BUILD)/host/fsagent: $(HOST_OBJS)
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(HOST_LIBS)
+
+$(BUILD)/host/tests/%.o: tests/unit/%.c | $(BUILD)/.packages-test
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -Itests/unit -c -o $@ $<
+
+$(BUILD)/host/tests/%: $(BUILD)/host/tests/%.o $(HOST_LIB_OBJS)
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(HOST_LIBS) -lcmocka
+
+unit: $(UNIT_BINS) $(BUILD)/host/fsagent
+	$(Q)tests/run-unit $(UNIT_BINS)
+
+vmtest: $(BUILD)/fsagent $(BUILD)/host/fsagent | $(BUILD)/.packages-test
+	$(Q)tests/vm/run
+
+lint: | $(BUILD)/.packages-test
+	$(Q)cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \
+		--inline-suppr -D_GNU_SOURCE -Iagent/src agent/src tests/unit
+	$(Q)shellcheck scripts/install-packages scripts/build-deps tests/run-unit tests/vm/*.sh \
+		tests/vm/run tests/vm/cases/* tests/fixtures/*.sh .ci/run
+
+check: $(BUILD)/.packages-test
+	$(Q)tests/check
+
+bench: $(BUILD)/fsagent
+	$(Q)tests/bench/run
+
+clean:
+	rm -rf $(BUILD)/agent $(BUILD)/host $(BUILD)/fsagent $(BUILD)/fsagent.debug $(BUILD)/vm
+
+distclean:
+	rm -rf $(BUILD)
+
+-include $(AGENT_OBJS:.o=.d) $(HOST_OBJS:.o=.d)

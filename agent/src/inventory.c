@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Assembles caps.json from caps.c, devices.c and roles.c (see inventory.h).
+ */
+#include "inventory.h"
+#include "version.h"
+
+#include <errno.h>
+#include <string.h>
+
+static void set_roles(struct inventory *inv, const struct boot_config *cfg, const char *const *claims)
+{
+	struct roles_request req = { .claims = claims };
+
+	for (int i = 0; i < ROLE_MAX; i++)
+		req.spec[i] = cfg ? cfg->role_spec[i] : NULL;
+	req.wipe = cfg ? cfg->wipe : NULL;
+	roles_assign(&inv->devs, &req, &inv->roles);
+	json_object_set_new(inv->doc, "roles", roles_to_json(&inv->roles));
+}
+
+int inventory_build(struct modules *mods, const struct boot_config *cfg, const char *const *claims,
+		    struct inventory *ret)
+{
+	struct inventory inv = { 0 };
+	json_t *caps;
+	int r;
+
+	r = caps_collect(mods, &inv.caps, &caps);
+	if (r < 0)
+		return r;
+	r = devices_scan(&inv.devs);
+	if (r < 0) {
+		json_decref(caps);
+		return r;
+	}
+	inv.doc = json_pack("{s:s, s:s}", "schema", CAPS_SCHEMA, "fsagent_version", FSAGENT_VERSION);
+	if (!inv.doc) {
+		json_decref(caps);
+		device_list_release(&inv.devs);
+		return -ENOMEM;
+	}
+	json_object_update(inv.doc, caps);
+	json_decref(caps);
+	json_object_set_new(inv.doc, "devices", devices_to_json(&inv.devs));
+	set_roles(&inv, cfg, claims);
+	*ret = inv;
+	return 0;
+}
+
+void inventory_update(struct inventory *inv, const struct boot_config *cfg, const char *const *claims)
+{
+	json_object_set_new(inv->doc, "devices", devices_to_json(&inv->devs));
+	set_roles(inv, cfg, claims);
+}
+
+void inventory_release(struct inventory *inv)
+{
+	device_list_release(&inv->devs);
+	json_decref(inv->doc);
+	memset(inv, 0, sizeof(*inv));
+}

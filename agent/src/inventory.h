@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The machine inventory document (caps.json): capabilities, devices and
+ * roles, built the same way by PID 1 and by `fsagent caps`.
+ */
+#pragma once
+
+#include <jansson.h>
+
+#include "caps.h"
+#include "config.h"
+#include "devices.h"
+#include "modules.h"
+#include "roles.h"
+
+#define CAPS_SCHEMA "fsagent-caps/1"
+
+struct inventory {
+	struct caps caps;
+	struct device_list devs;
+	struct roles roles;
+	json_t *doc; /* owned */
+};
+
+/*
+ * Probe everything and assign roles per cfg and the claims ledger (claims
+ * may be NULL). mods may be NULL. Returns 0 or -errno; on failure nothing is
+ * left to release.
+ */
+int inventory_build(struct modules *mods, const struct boot_config *cfg, const char *const *claims,
+		    struct inventory *ret);
+
+/*
+ * Render devices again and reassign roles (after by-id links were made, or
+ * the results disk supplied the claims ledger).
+ */
+void inventory_update(struct inventory *inv, const struct boot_config *cfg, const char *const *claims);
+
+void inventory_release(struct inventory *inv);

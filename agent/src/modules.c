@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libkmod wrapper. libkmod's conventions (positive for blacklisted or
+ * built-in, empty lookup lists for unknown names) are turned into
+ * enum module_status here and nowhere else.
+ */
+#include "modules.h"
+#include "util/log.h"
+#include "util/macro.h"
+#include "util/sysroot.h"
+
+#include <libkmod.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+struct module_outcome {
+	char name[64];
+	enum module_status status;
+	bool required;
+	int error;
+	unsigned ms;
+};
+
+struct modules {
+	struct kmod_ctx *ctx;
+	bool have_index;
+	struct module_outcome *v;
+	size_t n, cap;
+};
+
+DEFINE_CLEANUP(struct kmod_list, kmod_module_unref_list)
+
+static void kmod_log_bridge(void *data _unused_, int priority _unused_, const char *file _unused_,
+			    int line _unused_, const char *fn _unused_, const char *format,
+			    va_list args)
+{
+	char buf[512];
+
+	if (log_get_max_level() < LOG_LVL_DEBUG)
+		return;
+	vsnprintf(buf, sizeof(buf), format, args);
+	buf[strcspn(buf, "\n")] = '\0';
+	log_debug("libkmod: %s", buf);
+}
+
+int modules_new(const char *sysroot, const char *release, struct modules **ret)
+{
+	static const char *const no_config[] = { NULL };
+	char dir[PATH_MAX], idx[PATH_MAX + 32];
+	struct modules *m;
+	struct stat st;
+
+	if (snprintf(dir, sizeof(dir), "%s/lib/modules/%s", sysroot ? sysroot : "", release) >=
+	    (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	/* An empty config: the image's /etc/modprobe.d must not change what loads. */
+	m->ctx = kmod_new(dir, no_config);
+	if (!m->ctx) {
+		free(m);
+		return -ENOMEM;
+	}
+	kmod_set_log_fn(m->ctx, kmod_log_bridge, NULL);
+	snprintf(idx, sizeof(idx), "%s/modules.dep.bin", dir);
+	m->have_index = stat(idx, &st) == 0;
+	if (m->have_index && kmod_load_resources(m->ctx) < 0)
+		m->have_index = false;
+	*ret = m;
+	return 0;
+}
+
+void modules_free(struct modules *m)
+{
+	if (!m)
+		return;
+	kmod_unref(m->ctx);
+	free(m->v);
+	free(m);
+}
+
+bool modules_have_index(const struct modules *m)
+{
+	return m->have_index;
+}
+
+const char *module_status_to_string(enum module_status s)
+{
+	static const char *const names[MODULE_STATUS_MAX] = {
+		[MODULE_LOADED] = "loaded",   [MODULE_ALREADY] = "already-loaded",
+		[MODULE_BUILTIN] = "builtin", [MODULE_ABSENT] = "absent",
+		[MODULE_FAILED] = "failed",
+	};
+	return s < MODULE_STATUS_MAX ? names[s] : "?";
+}
+
+/* module names use '_' and '-' interchangeably; /sys/module uses '_' */
+static void underscore(char *dst, size_t size, const char *name)
+{
+	snprintf(dst, size, "%s", name);
+	for (char *p = dst; *p; p++)
+		if (*p == '-')
+			*p = '_';
+}
+
+static bool sys_module_present(const char *name)
+{
+	char n[64];
+
+	underscore(n, sizeof(n), name);
+	return sysroot_exists("/sys/module/%s", n);
+}
+
+enum module_avail modules_available(struct modules *m, const char *name)
+{
+	_cleanup_(kmod_module_unref_listp) struct kmod_list *list = NULL;
+	struct kmod_list *l;
+	enum module_avail a = MODULE_AVAIL_NONE;
+
+	if (!m->have_index)
+		return sys_module_present(name) ? MODULE_AVAIL_BUILTIN : MODULE_AVAIL_NONE;
+	if (kmod_module_new_from_lookup(m->ctx, name, &list) < 0 || !list)
+		return sys_module_present(name) ? MODULE_AVAIL_BUILTIN : MODULE_AVAIL_NONE;
+	kmod_list_foreach(l, list)
+	{
+		struct kmod_module *mod = kmod_module_get_module(l);
+
+		/* found by lookup but without a file: listed in modules.builtin */
+		if (kmod_module_get_path(mod))
+			a = MODULE_AVAIL_LOADABLE;
+		else if (a == MODULE_AVAIL_NONE)
+			a = MODULE_AVAIL_BUILTIN;
+		kmod_module_unref(mod);
+	}
+	return a;
+}
+
+static unsigned elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (unsigned)((t1.tv_sec - t0->tv_sec) * 1000 + (t1.tv_nsec - t0->tv_nsec) / 1000000);
+}
+
+/* Load name with ctx into *o; the one place libkmod's results are interpreted. */
+static void load_one(struct kmod_ctx *ctx, bool have_index, const char *name, bool required,
+		     struct module_outcome *o)
+{
+	_cleanup_(kmod_module_unref_listp) struct kmod_list *list = NULL;
+	struct kmod_list *l;
+	struct timespec t0;
+	enum module_status st = MODULE_ABSENT;
+	int err = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	memset(o, 0, sizeof(*o));
+	snprintf(o->name, sizeof(o->name), "%s", name);
+	o->required = required;
+	if (!have_index || kmod_module_new_from_lookup(ctx, name, &list) < 0 || !list) {
+		/* no index or not in it: built in (visible in /sys/module) or absent */
+		o->status = sys_module_present(name) ? MODULE_BUILTIN : MODULE_ABSENT;
+		o->ms = elapsed_ms(&t0);
+		return;
+	}
+	kmod_list_foreach(l, list)
+	{
+		struct kmod_module *mod = kmod_module_get_module(l);
+		int state = kmod_module_get_initstate(mod);
+		int r;
+
+		if (state == KMOD_MODULE_BUILTIN) {
+			st = MODULE_BUILTIN;
+		} else if (state == KMOD_MODULE_LIVE || state == KMOD_MODULE_COMING) {
+			st = MODULE_ALREADY;
+		} else {
+			r = kmod_module_probe_insert_module(mod, KMOD_PROBE_IGNORE_COMMAND, NULL,
+							    NULL, NULL, NULL);
+			if (r == 0) {
+				st = MODULE_LOADED;
+			} else if (r > 0) {
+				/* positive: blacklisted; with an empty config only a
+				 * modprobe.blacklist= on the kernel command line does that */
+				st = MODULE_FAILED;
+				err = -EPERM;
+			} else {
+				st = MODULE_FAILED;
+				err = r;
+			}
+		}
+		kmod_module_unref(mod);
+		if (st != MODULE_FAILED)
+			break;
+	}
+	o->status = st;
+	o->error = st == MODULE_FAILED ? (err ? err : -EIO) : 0;
+	o->ms = elapsed_ms(&t0);
+}
+
+static int outcome_to_errno(const struct module_outcome *o)
+{
+	if (o->status == MODULE_ABSENT)
+		return -ENOENT;
+	return o->status == MODULE_FAILED ? o->error : 0;
+}
+
+static struct module_outcome *grow(struct modules *m, size_t more)
+{
+	if (m->n + more > m->cap) {
+		size_t cap = m->cap ? m->cap : 32;
+		struct module_outcome *nv;
+
+		while (cap < m->n + more)
+			cap *= 2;
+		nv = realloc(m->v, cap * sizeof(*nv));
+		if (!nv)
+			return NULL;
+		m->v = nv;
+		m->cap = cap;
+	}
+	return &m->v[m->n];
+}
+
+int modules_load(struct modules *m, const char *name, bool required)
+{
+	struct module_outcome *o = grow(m, 1);
+
+	if (!o)
+		return -ENOMEM;
+	load_one(m->ctx, m->have_index, name, required, o);
+	m->n++;
+	return outcome_to_errno(o);
+}
+
+struct load_job {
+	struct modules *m;
+	const struct module_request *reqs;
+	struct module_outcome *out;
+	size_t n;
+	atomic_size_t next;
+};
+
+static void *load_worker(void *arg)
+{
+	static const char *const no_config[] = { NULL };
+	struct load_job *job = arg;
+	/* libkmod contexts are not thread-safe: each worker opens its own */
+	struct kmod_ctx *ctx = kmod_new(kmod_get_dirname(job->m->ctx), no_config);
+	size_t i;
+
+	if (ctx) {
+		kmod_set_log_fn(ctx, kmod_log_bridge, NULL);
+		if (job->m->have_index)
+			kmod_load_resources(ctx);
+	}
+	while ((i = atomic_fetch_add(&job->next, 1)) < job->n)
+		load_one(ctx ? ctx : job->m->ctx, job->m->have_index && ctx, job->reqs[i].name,
+			 job->reqs[i].required, &job->out[i]);
+	kmod_unref(ctx);
+	return NULL;
+}
+
+int modules_load_all(struct modules *m, const struct module_request *reqs, size_t n, unsigned jobs)
+{
+	struct load_job job = { .m = m, .reqs = reqs, .n = n };
+	pthread_t tid[8];
+	unsigned started = 0;
+
+	job.out = grow(m, n);
+	if (!job.out)
+		return -ENOMEM;
+	atomic_init(&job.next, 0);
+	if (jobs > ARRAY_SIZE(tid))
+		jobs = ARRAY_SIZE(tid);
+	for (unsigned t = 1; t < jobs; t++)
+		if (pthread_create(&tid[started], NULL, load_worker, &job) == 0)
+			started++;
+	load_worker(&job);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	m->n += n;
+	return 0;
+}
+
+json_t *modules_to_json(const struct modules *m)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < m->n; i++) {
+		const struct module_outcome *o = &m->v[i];
+		json_t *j = json_pack("{s:s, s:s, s:b, s:i}", "name", o->name, "status",
+				      module_status_to_string(o->status), "required", o->required,
+				      "ms", (int)o->ms);
+
+		if (j && o->error)
+			json_object_set_new(j, "error", json_string(strerror(-o->error)));
+		json_array_append_new(a, j);
+	}
+	return a;
+}
+
+char *modules_failed_required(const struct modules *m)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct module_outcome *o = &m->v[i];
+
+		if (o->required && (o->status == MODULE_FAILED || o->status == MODULE_ABSENT))
+			fprintf(f, "%s%s (%s)", len || ftell(f) ? ", " : "", o->name,
+				o->error ? strerror(-o->error) : module_status_to_string(o->status));
+	}
+	fclose(f);
+	if (s && !*s) {
+		free(s);
+		s = NULL;
+	}
+	return s;
+}

@@ -1,0 +1,620 @@
+// SPDX-License-Identifier: MIT
+/*
+ * PID 1 (see pid1.h). The boot is a straight sequence of steps; between
+ * steps pending signals are taken from a signalfd and zombies are swept, so
+ * no asynchronous handler ever runs. Every path ends in pid1_finish().
+ */
+#include "pid1.h"
+#include "config.h"
+#include "frame.h"
+#include "inventory.h"
+#include "modules.h"
+#include "mount.h"
+#include "proc.h"
+#include "results.h"
+#include "util/fileio.h"
+#include "util/log.h"
+#include "util/sysroot.h"
+#include "version.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/reboot.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#define MAX_EVENTS 32
+
+static struct {
+	int sigfd;
+	int console;
+	struct boot_config cfg;
+	char cfg_error[256];
+	struct modules *mods;
+	struct inventory inv;
+	bool have_inv;
+	bool results_mounted;
+	json_t *mounts;
+	json_t *errors;
+	json_t *udev;
+	struct {
+		const char *event;
+		long ms;
+	} timeline[MAX_EVENTS];
+	size_t n_events;
+	const char *stop_reason; /* set by a signal */
+} g = { .sigfd = -1, .console = -1 };
+
+static long boottime_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void mark(const char *event)
+{
+	if (g.n_events < MAX_EVENTS) {
+		g.timeline[g.n_events].event = event;
+		g.timeline[g.n_events].ms = boottime_ms();
+		g.n_events++;
+	}
+	log_info("%s at %ld ms", event, boottime_ms());
+}
+
+static void record_error(const char *fmt, ...) _printf_(1, 2);
+static void record_error(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	json_array_append_new(g.errors, json_string(buf));
+}
+
+/* ---- signals and zombies ------------------------------------------------ */
+
+static void sweep_zombies(void)
+{
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}
+
+static void setup_signals(void)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, NULL);
+	g.sigfd = signalfd(-1, &all, SFD_CLOEXEC | SFD_NONBLOCK);
+	/* ctrl-alt-del becomes SIGINT to us instead of an instant reboot */
+	reboot(RB_DISABLE_CAD);
+}
+
+/* Take pending signals; returns true when one asks us to stop. */
+static bool poll_signals(void)
+{
+	struct signalfd_siginfo si;
+
+	while (g.sigfd >= 0 && read(g.sigfd, &si, sizeof(si)) == sizeof(si)) {
+		switch (si.ssi_signo) {
+		case SIGCHLD:
+			break;
+		case SIGINT:
+			g.stop_reason = "ctrl-alt-del (SIGINT)";
+			break;
+		case SIGTERM:
+			g.stop_reason = "SIGTERM";
+			break;
+		case SIGPWR:
+			g.stop_reason = "power failure signal (SIGPWR)";
+			break;
+		default:
+			log_debug("signal %u ignored", si.ssi_signo);
+		}
+	}
+	sweep_zombies();
+	return g.stop_reason != NULL;
+}
+
+/* ---- early user space ---------------------------------------------------- */
+
+struct early_mount {
+	const char *fstype, *target;
+	unsigned long flags;
+	const char *data;
+};
+
+static const struct early_mount early_mounts[] = {
+	{ "proc", "/proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL },
+	{ "sysfs", "/sys", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL },
+	{ "devtmpfs", "/dev", MS_NOSUID, "mode=0755" },
+	{ "devpts", "/dev/pts", MS_NOSUID | MS_NOEXEC, "gid=5,mode=620,ptmxmode=000" },
+	{ "tmpfs", "/dev/shm", MS_NOSUID | MS_NODEV, "mode=1777" },
+	{ "tmpfs", "/run", MS_NOSUID | MS_NODEV, "mode=0755" },
+	{ "tmpfs", "/tmp", MS_NOSUID | MS_NODEV, "mode=1777" },
+	{ "debugfs", "/sys/kernel/debug", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL },
+	{ "tracefs", "/sys/kernel/tracing", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL },
+	{ "configfs", "/sys/kernel/config", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL },
+	{ "cgroup2", "/sys/fs/cgroup", MS_NOSUID | MS_NODEV | MS_NOEXEC, "nsdelegate" },
+};
+
+static bool fs_in_kernel(const char *fstype)
+{
+	_cleanup_free_ char *fs = NULL;
+	char needle[64];
+
+	if (fileio_read_full("/proc/filesystems", &fs, NULL) < 0)
+		return true; /* cannot tell before /proc is up: try */
+	snprintf(needle, sizeof(needle), "\t%s\n", fstype);
+	return strstr(fs, needle) != NULL;
+}
+
+static void do_early_mounts(void)
+{
+	g.mounts = json_array();
+	for (size_t i = 0; i < ARRAY_SIZE(early_mounts); i++) {
+		const struct early_mount *m = &early_mounts[i];
+		const char *status = "mounted";
+		int e = 0;
+
+		if (!fs_in_kernel(m->fstype)) {
+			status = "skipped: not in kernel";
+		} else {
+			fileio_mkdir_p(m->target);
+			if (mount(m->fstype, m->target, m->fstype, m->flags, m->data) < 0) {
+				e = errno;
+				status = e == EBUSY ? "already mounted" : "failed";
+			}
+		}
+		if (e && e != EBUSY)
+			log_warn("mount '%s' on '%s' failed: %s, ignoring", m->fstype, m->target,
+				 strerror(e));
+		json_array_append_new(g.mounts, json_pack("{s:s, s:s, s:s}", "target", m->target,
+							  "fstype", m->fstype, "status", status));
+	}
+}
+
+/*
+ * Without /dev/console in the initramfs the kernel starts us with fds 0-2
+ * closed, so this runs before anything else opens a file: the console then
+ * lands on fd 0 and is copied to 1 and 2, never over a descriptor in use.
+ */
+static void setup_console(void)
+{
+	int fd = open("/dev/console", O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return; /* keep whatever the kernel gave us */
+	/* children inherit 0-2 on the console; our own copy stays close-on-exec */
+	for (int i = 0; i <= 2; i++)
+		if (fd != i)
+			dup2(fd, i);
+	g.console = fd;
+	log_setup(fd, LOG_LVL_INFO);
+}
+
+static void setup_environment(void)
+{
+	clearenv();
+	setenv("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", 1);
+	setenv("HOME", "/root", 1);
+	setenv("LANG", "C.UTF-8", 1);
+	setenv("TERM", "linux", 1);
+	setenv("SHELL", "/bin/sh", 1);
+	setenv("USER", "root", 1);
+	umask(022);
+	if (chdir("/") < 0) {
+		/* / always exists */
+	}
+}
+
+static void setup_mtab(void)
+{
+	fileio_mkdir_p("/etc");
+	if (symlink("/proc/self/mounts", "/etc/mtab") < 0 && errno != EEXIST)
+		record_error("link '/etc/mtab' failed: %s", strerror(errno));
+}
+
+static int loopback_up(void)
+{
+	_cleanup_close_ int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	struct ifreq ifr = { 0 };
+
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+		return -errno;
+	ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
+		return -errno;
+	return 0;
+}
+
+/* ---- modules and devices ------------------------------------------------ */
+
+/* Hardware fstests VMs use; absent ones are recorded, never fatal. */
+static const char *const hw_modules[] = {
+	"virtio_blk", "virtio_pci", "virtio_scsi", "sd_mod",	"nvme",
+	"nfit",	      "nd_pmem",    "loop",	   "dm_mod",	"dm_flakey",
+	"dm_log_writes", "dm_snapshot", "dm_thin_pool", "dm_delay", "dm_dust",
+};
+
+/* Append the comma separated names in list to reqs; buf keeps the strings. */
+static size_t add_list(struct module_request *reqs, size_t n, size_t max, char *buf, bool required)
+{
+	char *save = NULL;
+
+	for (char *t = strtok_r(buf, ",", &save); t && n < max; t = strtok_r(NULL, ",", &save))
+		reqs[n++] = (struct module_request){ t, required };
+	return n;
+}
+
+static void load_modules(const char *release)
+{
+	struct module_request reqs[64];
+	char fs[256], req[256];
+	size_t n = 0;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int r = modules_new("", release, &g.mods);
+
+	if (r < 0) {
+		record_error("open module directory '/lib/modules/%s' failed: %s", release,
+			     strerror(-r));
+		return;
+	}
+	snprintf(fs, sizeof(fs), "%s", g.cfg.fs ? g.cfg.fs : "");
+	snprintf(req, sizeof(req), "%s", g.cfg.modules ? g.cfg.modules : "");
+	/* drivers first: their probing runs while the other loader takes the filesystems */
+	for (size_t i = 0; i < ARRAY_SIZE(hw_modules) && n < ARRAY_SIZE(reqs); i++)
+		reqs[n++] = (struct module_request){ hw_modules[i], false };
+	/* the results disk is ext4 */
+	reqs[n++] = (struct module_request){ "ext4", true };
+	n = add_list(reqs, n, ARRAY_SIZE(reqs), fs, false);
+	n = add_list(reqs, n, ARRAY_SIZE(reqs), req, true);
+	modules_load_all(g.mods, reqs, n, cpus > 1 ? (unsigned)cpus : 1);
+}
+
+static unsigned count_block_devices(void)
+{
+	DIR *d = opendir("/sys/block");
+	struct dirent *de;
+	unsigned n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* NVMe controllers must be live and have scanned their namespaces. */
+static bool nvme_pending(void)
+{
+	DIR *d = opendir("/sys/class/nvme");
+	struct dirent *de;
+	bool pending = false;
+
+	if (!d)
+		return false;
+	while (!pending && (de = readdir(d))) {
+		_cleanup_free_ char *state = NULL;
+		char path[300];
+		DIR *c;
+		struct dirent *ce;
+		bool ns = false;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/nvme/%s/state", de->d_name);
+		if (fileio_read_line(path, &state) < 0 || !streq(state, "live")) {
+			pending = true;
+			break;
+		}
+		snprintf(path, sizeof(path), "/sys/class/nvme/%s", de->d_name);
+		c = opendir(path);
+		while (c && (ce = readdir(c)))
+			if ((startswith(ce->d_name, "nvme") || startswith(ce->d_name, "ng")) &&
+			    strchr(ce->d_name, 'n') != strrchr(ce->d_name, 'n'))
+				ns = true;
+		if (c)
+			closedir(c);
+		pending = !ns;
+	}
+	closedir(d);
+	return pending;
+}
+
+/*
+ * Drivers such as nvme and libnvdimm probe asynchronously: wait until NVMe
+ * controllers are live with namespaces and the set of block devices has been
+ * stable for 200 ms, at most 5 s.
+ */
+static void wait_devices_settled(void)
+{
+	long deadline = boottime_ms() + 5000, stable_since = boottime_ms();
+	unsigned last = count_block_devices();
+
+	while (boottime_ms() < deadline) {
+		struct timespec ts = { 0, 20 * 1000000 };
+		unsigned now;
+
+		nanosleep(&ts, NULL);
+		now = count_block_devices();
+		if (now != last) {
+			last = now;
+			stable_since = boottime_ms();
+			continue;
+		}
+		if (!nvme_pending() && boottime_ms() - stable_since >= 200)
+			return;
+	}
+	record_error("devices still changing after 5 s, going on");
+}
+
+static const char *find_udevd(void)
+{
+	static const char *const paths[] = { "/lib/systemd/systemd-udevd",
+					     "/usr/lib/systemd/systemd-udevd" };
+	struct stat st;
+
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
+		if (stat(paths[i], &st) == 0)
+			return paths[i];
+	return NULL;
+}
+
+static void run_udev(void)
+{
+	const char *udevd = find_udevd();
+	const char *const daemon[] = { udevd, "--daemon", NULL };
+	const char *const trig_sub[] = { "udevadm", "trigger", "--type=subsystems", "--action=add",
+					 NULL };
+	const char *const trig_dev[] = { "udevadm", "trigger", "--type=devices", "--action=add",
+					 NULL };
+	const char *const settle[] = { "udevadm", "settle", "--timeout=30", NULL };
+	int st = 0, r;
+
+	if (g.cfg.udev == UDEV_OFF || !udevd) {
+		if (g.cfg.udev == UDEV_ON)
+			record_error("fsagent.udev=1 but systemd-udevd is not in the image");
+		g.udev = json_pack("{s:b}", "used", false);
+		return;
+	}
+	r = proc_run(daemon, 10000, &st);
+	if (r == 0 && st == 0)
+		r = proc_run(trig_sub, 30000, &st);
+	if (r == 0 && st == 0)
+		r = proc_run(trig_dev, 30000, &st);
+	if (r == 0 && st == 0)
+		r = proc_run(settle, 40000, &st);
+	if (r < 0 || st != 0) {
+		record_error("udev start failed (%s, status %d), going on without it",
+			     r < 0 ? strerror(-r) : "exit", st);
+		g.udev = json_pack("{s:b, s:s}", "used", false, "error", "start failed");
+		return;
+	}
+	g.udev = json_pack("{s:b}", "used", true);
+	mark("udev_settled");
+}
+
+/* Without udev, make the /dev/disk/by-id names udev would have made. */
+static void make_by_id_links(void)
+{
+	fileio_mkdir_p("/dev/disk/by-id");
+	for (size_t i = 0; i < g.inv.devs.n; i++) {
+		struct device *d = &g.inv.devs.v[i];
+		char name[200], link[300], target[NAME_MAX + 8];
+
+		if (d->by_id || device_udev_id_name(d, name, sizeof(name)) < 0)
+			continue;
+		snprintf(link, sizeof(link), "/dev/disk/by-id/%s", name);
+		snprintf(target, sizeof(target), "../../%s", d->name);
+		if (symlink(target, link) == 0 || errno == EEXIST)
+			d->by_id = strdup(link);
+	}
+}
+
+/* ---- results and the end ------------------------------------------------ */
+
+static json_t *timeline_json(void)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < g.n_events; i++)
+		json_array_append_new(a, json_pack("{s:s, s:I}", "event", g.timeline[i].event,
+						   "ms", (json_int_t)g.timeline[i].ms));
+	return a;
+}
+
+static void write_documents(const char *fatal)
+{
+	json_t *doc = g.have_inv ? g.inv.doc : NULL;
+	_cleanup_free_ char *text = NULL;
+	int r;
+
+	if (!doc)
+		return;
+	json_object_set_new(doc, "modules", g.mods ? modules_to_json(g.mods) : json_array());
+	json_object_set(doc, "early_mounts", g.mounts);
+	json_object_set(doc, "udev", g.udev ? g.udev : json_null());
+	json_object_set(doc, "errors", g.errors);
+	json_object_set_new(doc, "fatal", fatal ? json_string(fatal) : json_null());
+	json_object_set_new(doc, "timeline", timeline_json());
+	if (g.results_mounted) {
+		r = results_write_json(RESULTS_MNT, "caps.json", doc);
+		if (r < 0)
+			log_err("write '%s/caps.json' failed: %s", RESULTS_MNT, strerror(-r));
+		if (fatal) {
+			json_auto_t *f = json_pack("{s:s, s:s, s:s}", "schema", "fsagent-fatal/1",
+						   "fsagent_version", FSAGENT_VERSION, "error",
+						   fatal);
+			r = results_write_json(RESULTS_MNT, "fatal.json", f);
+			if (r < 0)
+				log_err("write '%s/fatal.json' failed: %s", RESULTS_MNT,
+					strerror(-r));
+		}
+	}
+	text = json_dumps(doc, JSON_INDENT(2));
+	if (text)
+		frame_write(g.console >= 0 ? g.console : STDOUT_FILENO, "caps.json", text,
+			    strlen(text));
+}
+
+static _noreturn_ void pid1_finish(const char *fatal)
+{
+	enum boot_action action = g.cfg.buf ? g.cfg.action : ACTION_POWEROFF;
+	int cmd = action == ACTION_REBOOT ? RB_AUTOBOOT
+		  : action == ACTION_HALT ? RB_HALT_SYSTEM
+					  : RB_POWER_OFF;
+	struct timespec ts = { 0, 200 * 1000000 };
+
+	mark("shutdown");
+	write_documents(fatal);
+	/* stop what we started (udevd and anything it forked) */
+	kill(-1, SIGTERM);
+	nanosleep(&ts, NULL);
+	kill(-1, SIGKILL);
+	sweep_zombies();
+	sync();
+	if (g.results_mounted && mount_umount(RESULTS_MNT) < 0)
+		log_warn("unmount '%s' failed, ignoring", RESULTS_MNT);
+	sync();
+	/* the one final status line the host looks for */
+	if (fatal)
+		dprintf(g.console >= 0 ? g.console : STDERR_FILENO,
+			"fsagent: final status: FATAL: %s; %s at %ld ms\n", fatal,
+			boot_action_to_string(action), boottime_ms());
+	else
+		dprintf(g.console >= 0 ? g.console : STDERR_FILENO,
+			"fsagent: final status: OK; %s at %ld ms\n", boot_action_to_string(action),
+			boottime_ms());
+	reboot(cmd);
+	/* reboot(2) only returns on failure; PID 1 must not exit */
+	for (;;)
+		pause();
+}
+
+static _noreturn_ void pid1_fatal(const char *fmt, ...) _printf_(1, 2);
+static _noreturn_ void pid1_fatal(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	log_err("%s", buf);
+	pid1_finish(buf);
+}
+
+static void mount_results(void)
+{
+	const struct role_slot *res = roles_get(&g.inv.roles, ROLE_RESULTS);
+	char err[256] = "";
+	char **claims = NULL;
+	int r;
+
+	if (!res)
+		return;
+	r = mount_device(res->dev->devnode, RESULTS_MNT, res->dev->fstype, "noatime");
+	if (r < 0) {
+		record_error("mount results disk '%s' failed: %s", res->dev->devnode, strerror(-r));
+		return;
+	}
+	g.results_mounted = true;
+	r = results_read_claims(RESULTS_MNT, &claims, err, sizeof(err));
+	if (r < 0) {
+		/* no ledger means more refusals, never fewer: safe to go on */
+		record_error("%s; foreign devices are refused and the ledger is left as it is", err);
+		return;
+	}
+	inventory_update(&g.inv, g.cfg_error[0] ? NULL : &g.cfg, (const char *const *)claims);
+	results_claims_free(claims);
+	r = results_write_claims(RESULTS_MNT, &g.inv.roles);
+	if (r < 0)
+		record_error("write '%s/claims.json' failed: %s", RESULTS_MNT, strerror(-r));
+}
+
+_noreturn_ void pid1_main(void)
+{
+	_cleanup_free_ char *cmdline = NULL, *missing = NULL;
+	struct utsname u;
+	int r;
+
+	mark("fsagent_start");
+	g.errors = json_array();
+	do_early_mounts();
+	setup_console();
+	setup_signals();
+	log_info("fsagent %s starting as init", FSAGENT_VERSION);
+	setup_environment();
+	setup_mtab();
+	prctl(PR_SET_CHILD_SUBREAPER, 1); /* no-op as PID 1, kept for clarity */
+	mark("early_mounts_done");
+
+	fileio_read_line("/proc/cmdline", &cmdline);
+	r = config_parse_cmdline(cmdline, &g.cfg, g.cfg_error, sizeof(g.cfg_error));
+	if (r < 0) {
+		/* still find the results disk with default roles to report the error */
+		log_err("kernel command line: %s", g.cfg_error);
+		config_parse_cmdline("", &g.cfg, NULL, 0);
+	}
+	log_setup(g.console >= 0 ? g.console : STDERR_FILENO, (enum log_level)g.cfg.loglevel);
+	if (sethostname(g.cfg.hostname ? g.cfg.hostname : "fsagent",
+			strlen(g.cfg.hostname ? g.cfg.hostname : "fsagent")) < 0)
+		record_error("set hostname failed: %s", strerror(errno));
+	r = loopback_up();
+	if (r < 0)
+		record_error("bring up 'lo' failed: %s", strerror(-r));
+	if (poll_signals())
+		pid1_fatal("stopped by %s during early boot", g.stop_reason);
+
+	uname(&u);
+	load_modules(u.release);
+	wait_devices_settled();
+	mark("modules_loaded");
+	run_udev();
+	if (poll_signals())
+		pid1_fatal("stopped by %s while loading modules", g.stop_reason);
+
+	r = inventory_build(g.mods, &g.cfg, NULL, &g.inv);
+	if (r < 0)
+		pid1_fatal("inventory failed: %s", strerror(-r));
+	g.have_inv = true;
+	if (!g.udev || !json_is_true(json_object_get(g.udev, "used"))) {
+		make_by_id_links();
+		inventory_update(&g.inv, &g.cfg, NULL);
+	}
+	mount_results();
+	mark("devices_ready");
+
+	if (g.cfg_error[0])
+		pid1_fatal("kernel command line: %s", g.cfg_error);
+	missing = g.mods ? modules_failed_required(g.mods) : NULL;
+	if (missing)
+		pid1_fatal("required module(s) not usable: %s", missing);
+	if (!g.results_mounted)
+		pid1_fatal("no results disk (a disk with serial or label 'fsagent-results', or "
+			   "fsagent.dev.results=)");
+	if (poll_signals())
+		pid1_fatal("stopped by %s", g.stop_reason);
+	pid1_finish(NULL);
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Child processes, git run-command style. Fill a struct proc (PROC_INIT),
+ * proc_start() forks and execs with everything prepared before fork; exec
+ * failures come back over a close-on-exec pipe as -errno. Each child runs in
+ * its own session/process group so a timeout can kill the whole tree.
+ *
+ * Lifecycle: PROC_INIT -> proc_start -> proc_wait (until it returns 0) ->
+ * proc_release. proc_kill_group may be called between start and wait.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct proc {
+	/* in */
+	const char *const *argv; /* argv[0] is looked up in PATH if it has no '/' */
+	const char *const *env;	 /* NULL: inherit */
+	int stdin_fd;		 /* -1: /dev/null */
+	int stdout_fd;		 /* -1: inherit */
+	int stderr_fd;		 /* -1: inherit */
+	/* out */
+	pid_t pid;
+	int pidfd;
+	int status; /* shell-style: exit code, or 128 + signal */
+};
+
+#define PROC_INIT { .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1, .pid = -1, .pidfd = -1 }
+
+/* Start the child. Returns 0, or -errno from fork or exec (e.g. -ENOENT). */
+int proc_start(struct proc *p);
+
+/*
+ * Wait up to timeout_ms (-1: forever) for the child to exit; sets p->status.
+ * Returns 0, -ETIMEDOUT (child still running), or -errno.
+ */
+int proc_wait(struct proc *p, int timeout_ms);
+
+/* Send sig to the child's process group. Returns 0 or -errno. */
+int proc_kill_group(struct proc *p, int sig);
+
+/* Close the pidfd. */
+void proc_release(struct proc *p);
+
+/*
+ * Run argv to completion within timeout_ms; on timeout the group gets
+ * SIGTERM, then SIGKILL after a grace period. *ret_status as above.
+ * Returns 0 (the child ran; check status), -ETIMEDOUT or -errno.
+ */
+int proc_run(const char *const *argv, int timeout_ms, int *ret_status);

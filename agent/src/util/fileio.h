@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Whole-file reads and crash-safe writes. Every fd is O_CLOEXEC.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Read all of path into a NUL-terminated heap buffer (*ret_buf, owned by the
+ * caller); *ret_len (may be NULL) gets the length without the NUL. Files in
+ * /sys and /proc report size 0, so this reads until EOF. Returns 0 or -errno.
+ */
+int fileio_read_full(const char *path, char **ret_buf, size_t *ret_len);
+
+/*
+ * Read the first line of path, without its newline and with trailing
+ * whitespace removed. Returns 0 or -errno.
+ */
+int fileio_read_line(const char *path, char **ret_line);
+
+/*
+ * Write data to path durably: path.tmp is written, fsync'd, renamed over path,
+ * then the directory is fsync'd. A crash at any instant leaves either the old
+ * file or the new one. Returns 0 or -errno.
+ */
+int fileio_write_atomic(const char *path, const void *data, size_t len);
+
+/* Write all of buf to fd, retrying short writes and EINTR. Returns 0 or -errno. */
+int fileio_write_all(int fd, const void *buf, size_t len);
+
+/* Create a directory and its parents (mode 0755); existing ones are fine. */
+int fileio_mkdir_p(const char *path);
+
+/* Trim leading and trailing whitespace in place; returns s moved past leading blanks. */
+char *fileio_strstrip(char *s);
+
+/* Parse a decimal u64 with nothing but whitespace after it. Returns 0 or -EINVAL/-ERANGE. */
+int fileio_parse_u64(const char *s, unsigned long long *ret);

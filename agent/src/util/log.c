@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Line-at-a-time logger. Each message is formatted into one buffer and
+ * written with a single write(2), so lines from the agent never interleave
+ * with each other on the serial console.
+ */
+#include "log.h"
+
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+
+static int log_fd = STDERR_FILENO;
+static enum log_level log_max = LOG_LVL_INFO;
+
+void log_setup(int fd, enum log_level max_level)
+{
+	log_fd = fd;
+	log_max = max_level;
+}
+
+enum log_level log_get_max_level(void)
+{
+	return log_max;
+}
+
+void log_msg(enum log_level lvl, const char *fmt, ...)
+{
+	static const char *const prefix[LOG_LVL_MAX] = { "error: ", "warning: ", "", "debug: " };
+	char line[1024];
+	struct timespec ts;
+	va_list ap;
+	int n, e = errno;
+
+	if (lvl > log_max)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	n = snprintf(line, sizeof(line), "[%5ld.%03ld] fsagent: %s", (long)ts.tv_sec,
+		     ts.tv_nsec / 1000000, prefix[lvl]);
+	va_start(ap, fmt);
+	n += vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(line) - 2)
+		n = (int)sizeof(line) - 2;
+	line[n++] = '\n';
+	if (write(log_fd, line, (size_t)n) < 0) {
+		/* nowhere left to report it */
+	}
+	errno = e;
+}

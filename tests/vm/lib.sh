@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Helpers for fsagent's QEMU boot tests (util-linux ts_* style): fetch and
+# unpack Debian's kernel without installing it, build a small initramfs with
+# fsagent as /init and the modules it loads, make disks without root, boot
+# under QEMU (TCG unless KVM really works) and read results back without root.
+# Sourced by tests/vm/cases/*; each case prints "PASS name", "FAIL name: why"
+# or "SKIP name: reason" lines and exits 0 / 1 / 77.
+
+set -u
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=$TOP/build
+CACHE=$BUILD/cache
+FSAGENT=${FSAGENT:-$BUILD/fsagent}
+HOSTAGENT=${HOSTAGENT:-$BUILD/host/fsagent}
+VM_TIMEOUT=${VM_TIMEOUT:-300}
+
+ts_failed=0
+ts_passed=0
+
+ts_init() {
+	TS_NAME=$1
+	TS_DIR=$BUILD/vm/$TS_NAME
+	rm -rf "$TS_DIR"
+	mkdir -p "$TS_DIR"
+}
+
+ts_pass() { echo "PASS $TS_NAME: $*"; ts_passed=$((ts_passed + 1)); }
+ts_fail() { echo "FAIL $TS_NAME: $*"; ts_failed=$((ts_failed + 1)); }
+ts_skip() { echo "SKIP $TS_NAME: $*"; exit 77; }
+
+# ts_check DESCRIPTION COMMAND...: one assertion
+ts_check() {
+	local what=$1
+	shift
+	if "$@" >/dev/null 2>&1; then ts_pass "$what"; else ts_fail "$what"; fi
+}
+
+ts_finalize() {
+	echo "$TS_NAME: $ts_passed passed, $ts_failed failed"
+	[ "$ts_failed" -eq 0 ]
+}
+
+# Debian's kernel image package, unpacked under $CACHE/kernel/<release>.
+# Sets KVER, KROOT (unpacked tree) and VMLINUZ.
+vm_debian_kernel() {
+	local pkg deb
+	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/{print $2; exit}')
+	if [ -z "$pkg" ]; then
+		apt-get update -qq >/dev/null 2>&1 || true
+		pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/{print $2; exit}')
+	fi
+	[ -n "$pkg" ] || ts_skip "no linux-image-amd64 in the apt lists"
+	KVER=${pkg#linux-image-}
+	KROOT=$CACHE/kernel/$KVER
+	VMLINUZ=$KROOT/boot/vmlinuz-$KVER
+	if [ ! -f "$KROOT/.done" ]; then
+		rm -rf "$KROOT"
+		mkdir -p "$KROOT" "$CACHE/debs"
+		(cd "$CACHE/debs" && apt-get download -qq "$pkg" 2>/dev/null) ||
+			ts_skip "cannot download $pkg"
+		deb=$(ls "$CACHE/debs/${pkg}_"*.deb | tail -n 1)
+		dpkg-deb -x "$deb" "$KROOT"
+		# the package leaves module indexes to its postinst
+		depmod -b "$KROOT" "$KVER"
+		touch "$KROOT/.done"
+	fi
+}
+
+# vm_initramfs OUT MODULE...: fsagent as /init plus MODULEs and dependencies.
+vm_initramfs() {
+	local out=$1 tree m
+	shift
+	tree=$(mktemp -d "$TS_DIR/initramfs.XXXXXX")
+	mkdir -p "$tree/lib/modules/$KVER" "$tree/boot" "$tree/etc"
+	cp "$FSAGENT" "$tree/init"
+	cp "$KROOT/boot/config-$KVER" "$tree/boot/"
+	cp "$KROOT/lib/modules/$KVER"/modules.order "$KROOT/lib/modules/$KVER"/modules.builtin* \
+		"$tree/lib/modules/$KVER/"
+	for m in "$@"; do
+		modprobe -d "$KROOT" -S "$KVER" --show-depends "$m" 2>/dev/null |
+			awk '$1 == "insmod" {print $2}'
+	done | sort -u | while read -r ko; do
+		rel=${ko#"$KROOT"}
+		mkdir -p "$tree$(dirname "$rel")"
+		cp "$ko" "$tree$rel"
+	done
+	depmod -b "$tree" "$KVER"
+	(cd "$tree" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) >"$out"
+	rm -rf "$tree"
+}
+
+# Use KVM only when a guest actually boots with it (nested KVM can hang).
+vm_accel() {
+	if [ -n "${FSAGENT_ACCEL:-}" ]; then
+		echo "$FSAGENT_ACCEL"
+		return
+	fi
+	if [ -w /dev/kvm ] && timeout 10 qemu-system-x86_64 -accel kvm -M none -display none \
+		-S -no-user-config -nodefaults -qmp stdio </dev/null >/dev/null 2>&1; then
+		echo kvm
+	else
+		echo tcg
+	fi
+}
+
+# vm_boot CONSOLE_LOG QEMU_ARGS...: boot and wait for QEMU to exit by itself.
+# Returns QEMU's exit status (124 on timeout).
+vm_boot() {
+	local log=$1 accel
+	shift
+	accel=$(vm_accel)
+	timeout "$VM_TIMEOUT" qemu-system-x86_64 -accel "$accel" -cpu max -smp 2 \
+		-display none -no-reboot -no-user-config -nodefaults -serial "file:$log" \
+		"$@" </dev/null >"$log.qemu" 2>&1
+}
+
+# vm_disk_file FILE SIZE: a sparse file
+vm_disk_file() { rm -f "$1"; truncate -s "$2" "$1"; }
+
+# vm_results_disk FILE [DIR]: the results disk, made without root
+vm_results_disk() {
+	local dir=${2:-}
+	rm -f "$1"
+	if [ -n "$dir" ]; then
+		mkfs.ext4 -q -F -L fsagent-results -d "$dir" "$1" 64M
+	else
+		mkfs.ext4 -q -F -L fsagent-results "$1" 64M
+	fi
+}
+
+# vm_results_get FILE PATH OUT: read one file back without root
+vm_results_get() { debugfs -R "dump $2 $3" "$1" >/dev/null 2>&1 && [ -s "$3" ]; }
