@@ -45,6 +45,7 @@ QUIET_LINK = @echo '   LINK    $@';
 endif
 
 .DELETE_ON_ERROR:
+.SECONDARY:
 .PHONY: all check unit vmtest lint bench clean distclean deps packages test-packages
 
 all: $(BUILD)/fsagent
@@ -89,7 +90,7 @@ $(BUILD)/host/fsagent: $(HOST_OBJS)
 
 $(BUILD)/host/tests/%.o: tests/unit/%.c | $(BUILD)/.packages-test
 	@mkdir -p $(@D)
-	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -Itests/unit -c -o $@ $<
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -Itests/unit -DFIXTURE_DIR='"$(CURDIR)/tests/fixtures"' -c -o $@ $<
 
 $(BUILD)/host/tests/%: $(BUILD)/host/tests/%.o $(HOST_LIB_OBJS)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(HOST_LIBS) -lcmocka
@@ -104,7 +105,7 @@ lint: | $(BUILD)/.packages-test
 	$(Q)cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \
 		--inline-suppr -D_GNU_SOURCE -Iagent/src agent/src tests/unit
 	$(Q)shellcheck scripts/install-packages scripts/build-deps tests/run-unit tests/vm/*.sh \
-		tests/vm/run tests/vm/cases/* tests/fixtures/*.sh .ci/run
+		tests/check tests/vm/run tests/vm/cases/* tests/fixtures/*.sh tests/fixtures/capture .ci/run
 
 check: $(BUILD)/.packages-test
 	$(Q)tests/check

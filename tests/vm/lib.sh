@@ -54,13 +54,14 @@ vm_debian_kernel() {
 	[ -n "$pkg" ] || ts_skip "no linux-image-amd64 in the apt lists"
 	KVER=${pkg#linux-image-}
 	KROOT=$CACHE/kernel/$KVER
+	# shellcheck disable=SC2034 # used by the cases that source this file
 	VMLINUZ=$KROOT/boot/vmlinuz-$KVER
 	if [ ! -f "$KROOT/.done" ]; then
 		rm -rf "$KROOT"
 		mkdir -p "$KROOT" "$CACHE/debs"
 		(cd "$CACHE/debs" && apt-get download -qq "$pkg" 2>/dev/null) ||
 			ts_skip "cannot download $pkg"
-		deb=$(ls "$CACHE/debs/${pkg}_"*.deb | tail -n 1)
+		deb=$(find "$CACHE/debs" -name "${pkg}_*.deb" | sort | tail -n 1)
 		dpkg-deb -x "$deb" "$KROOT"
 		# the package leaves module indexes to its postinst
 		depmod -b "$KROOT" "$KVER"

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+/* kver: parsing kernel releases and ordering them. */
+#include "unit.h"
+#include "kver.h"
+
+#include <errno.h>
+
+static void test_parse(void **state)
+{
+	struct kver v;
+
+	(void)state;
+	assert_int_equal(kver_parse("6.1.0-57-amd64", &v), 0);
+	assert_int_equal(v.major, 6);
+	assert_int_equal(v.minor, 1);
+	assert_int_equal(v.patch, 0);
+	assert_int_equal(v.rc, 0);
+	assert_int_equal(kver_parse("6.6-rc3+", &v), 0);
+	assert_int_equal(v.minor, 6);
+	assert_int_equal(v.rc, 3);
+	assert_int_equal(kver_parse("5.15.148", &v), 0);
+	assert_int_equal(v.patch, 148);
+	assert_int_equal(kver_parse("6.18.44-fc-v1147", &v), 0);
+	assert_int_equal(v.minor, 18);
+}
+
+static void test_parse_bad(void **state)
+{
+	struct kver v;
+
+	(void)state;
+	assert_int_equal(kver_parse("", &v), -EINVAL);
+	assert_int_equal(kver_parse("6", &v), -EINVAL);
+	assert_int_equal(kver_parse("v6.1", &v), -EINVAL);
+	assert_int_equal(kver_parse("6.x", &v), -EINVAL);
+	assert_int_equal(kver_parse("6.1.", &v), -EINVAL);
+}
+
+static int cmp(const char *a, const char *b)
+{
+	struct kver x, y;
+
+	assert_int_equal(kver_parse(a, &x), 0);
+	assert_int_equal(kver_parse(b, &y), 0);
+	return kver_cmp(&x, &y);
+}
+
+static void test_cmp(void **state)
+{
+	(void)state;
+	assert_true(cmp("6.1.0", "6.6.0") < 0);
+	assert_true(cmp("6.10", "6.9") > 0); /* numeric, not lexical */
+	assert_true(cmp("6.6-rc3", "6.6") < 0);
+	assert_true(cmp("6.6-rc3", "6.6-rc10") < 0);
+	assert_true(cmp("6.6", "6.6.1") < 0);
+	assert_int_equal(cmp("6.1.0-57-amd64", "6.1"), 0);
+	assert_true(cmp("5.15.200", "6.1") < 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_cmp),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+/* modules: lookups in a captured module directory (nothing is loaded here). */
+#include "unit.h"
+#include "modules.h"
+#include "util/sysroot.h"
+
+#include <errno.h>
+
+static void test_available(void **state)
+{
+	struct modules *m = NULL;
+
+	(void)state;
+	assert_int_equal(sysroot_set(SYSROOT_DEBIAN), 0);
+	assert_int_equal(modules_new(SYSROOT_DEBIAN, "6.1.0-57-amd64", &m), 0);
+	assert_true(modules_have_index(m));
+	assert_int_equal(modules_available(m, "xfs"), MODULE_AVAIL_LOADABLE);
+	assert_int_equal(modules_available(m, "virtio_blk"), MODULE_AVAIL_LOADABLE);
+	assert_int_equal(modules_available(m, "virtio-blk"), MODULE_AVAIL_LOADABLE);
+	/* Debian builds these in: listed in modules.builtin */
+	assert_int_equal(modules_available(m, "tmpfs") == MODULE_AVAIL_NONE ||
+				 modules_available(m, "unix") == MODULE_AVAIL_BUILTIN,
+			 1);
+	assert_int_equal(modules_available(m, "no_such_module_xyz"), MODULE_AVAIL_NONE);
+	modules_free(m);
+	sysroot_set(NULL);
+}
+
+static void test_no_directory(void **state)
+{
+	struct modules *m = NULL;
+	json_t *j;
+	char *missing;
+
+	(void)state;
+	assert_int_equal(sysroot_set(SYSROOT_DEBIAN), 0);
+	/* a kernel with everything built in has no module directory */
+	assert_int_equal(modules_new("/nonexistent", "6.1.0", &m), 0);
+	assert_false(modules_have_index(m));
+	assert_int_equal(modules_load(m, "xfs", true), -ENOENT);
+	assert_int_equal(modules_load(m, "loop", false), -ENOENT);
+	j = modules_to_json(m);
+	assert_int_equal(json_array_size(j), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(j, 0), "status")), "absent");
+	assert_true(json_is_true(json_object_get(json_array_get(j, 0), "required")));
+	json_decref(j);
+	missing = modules_failed_required(m);
+	assert_non_null(missing);
+	assert_string_equal(missing, "xfs (absent)");
+	free(missing);
+	modules_free(m);
+	sysroot_set(NULL);
+}
+
+static void test_load_all_order(void **state)
+{
+	struct module_request reqs[] = { { "a_mod", false }, { "b_mod", true }, { "c_mod", false } };
+	struct modules *m = NULL;
+	json_t *j;
+
+	(void)state;
+	assert_int_equal(modules_new("/nonexistent", "6.1.0", &m), 0);
+	assert_int_equal(modules_load_all(m, reqs, 3, 2), 0);
+	j = modules_to_json(m);
+	/* outcomes come back in request order whatever thread loaded them */
+	assert_string_equal(json_string_value(json_object_get(json_array_get(j, 0), "name")), "a_mod");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(j, 1), "name")), "b_mod");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(j, 2), "name")), "c_mod");
+	json_decref(j);
+	modules_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_available),
+		cmocka_unit_test(test_no_directory),
+		cmocka_unit_test(test_load_all_order),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
