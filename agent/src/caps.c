@@ -190,7 +190,7 @@ static json_t *collect_kconfig(const char *release, struct caps *c)
 	return j;
 }
 
-static json_t *collect_filesystems(struct modules *mods)
+json_t *caps_filesystems_json(struct modules *mods)
 {
 	_cleanup_free_ char *reg = NULL;
 	json_t *a = json_array();
@@ -343,7 +343,7 @@ int caps_collect(struct modules *mods, struct caps *ret, json_t **ret_json)
 	json_object_set_new(j, "lockdep", lockdep);
 	json_object_set_new(j, "gcov", gcov);
 	json_object_set_new(j, "machine", collect_machine());
-	json_object_set_new(j, "filesystems", collect_filesystems(mods));
+	json_object_set_new(j, "filesystems", caps_filesystems_json(mods));
 	json_object_set_new(j, "pmem", collect_pmem());
 	json_object_set_new(j, "taint",
 			    json_pack("{s:I, s:s}", "value", (json_int_t)c.taint, "flags", letters));

@@ -30,6 +30,13 @@ struct caps {
 int caps_collect(struct modules *mods, struct caps *ret, json_t **ret_json);
 
 /*
+ * The filesystems a run may ask for, each "registered" (in
+ * /proc/filesystems), "module" (loadable) or "builtin", as a JSON array.
+ * mods may be NULL.
+ */
+json_t *caps_filesystems_json(struct modules *mods);
+
+/*
  * Look up key (e.g. "CONFIG_XFS_FS") in a kernel .config held in buf.
  * Returns 1 and *ret_val (pointer into a static buffer: "y", "m", a
  * string or number) when set, 0 when "is not set" or absent.

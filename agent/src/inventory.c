@@ -22,7 +22,7 @@ static void set_roles(struct inventory *inv, const struct boot_config *cfg, cons
 int inventory_build(struct modules *mods, const struct boot_config *cfg, const char *const *claims,
 		    struct inventory *ret)
 {
-	struct inventory inv = { 0 };
+	struct inventory inv = { .mods = mods };
 	json_t *caps;
 	int r;
 
@@ -51,6 +51,7 @@ int inventory_build(struct modules *mods, const struct boot_config *cfg, const c
 void inventory_update(struct inventory *inv, const struct boot_config *cfg, const char *const *claims)
 {
 	json_object_set_new(inv->doc, "devices", devices_to_json(&inv->devs));
+	json_object_set_new(inv->doc, "filesystems", caps_filesystems_json(inv->mods));
 	set_roles(inv, cfg, claims);
 }
 

@@ -19,7 +19,8 @@ struct inventory {
 	struct caps caps;
 	struct device_list devs;
 	struct roles roles;
-	json_t *doc; /* owned */
+	struct modules *mods; /* not owned; may be NULL */
+	json_t *doc;	      /* owned */
 };
 
 /*
@@ -31,8 +32,9 @@ int inventory_build(struct modules *mods, const struct boot_config *cfg, const c
 		    struct inventory *ret);
 
 /*
- * Render devices again and reassign roles (after by-id links were made, or
- * the results disk supplied the claims ledger).
+ * Render devices and filesystems again and reassign roles (after by-id links
+ * were made, modules finished loading, or the results disk supplied the
+ * claims ledger).
  */
 void inventory_update(struct inventory *inv, const struct boot_config *cfg, const char *const *claims);
 

@@ -237,54 +237,98 @@ int modules_load(struct modules *m, const char *name, bool required)
 	return outcome_to_errno(o);
 }
 
-struct load_job {
+struct modules_batch {
 	struct modules *m;
 	const struct module_request *reqs;
 	struct module_outcome *out;
 	size_t n;
 	atomic_size_t next;
+	pthread_t tid[8];
+	unsigned started;
 };
 
 static void *load_worker(void *arg)
 {
 	static const char *const no_config[] = { NULL };
-	struct load_job *job = arg;
+	struct modules_batch *b = arg;
 	/* libkmod contexts are not thread-safe: each worker opens its own */
-	struct kmod_ctx *ctx = kmod_new(kmod_get_dirname(job->m->ctx), no_config);
+	struct kmod_ctx *ctx = kmod_new(kmod_get_dirname(b->m->ctx), no_config);
 	size_t i;
 
 	if (ctx) {
 		kmod_set_log_fn(ctx, kmod_log_bridge, NULL);
-		if (job->m->have_index)
+		if (b->m->have_index)
 			kmod_load_resources(ctx);
 	}
-	while ((i = atomic_fetch_add(&job->next, 1)) < job->n)
-		load_one(ctx ? ctx : job->m->ctx, job->m->have_index && ctx, job->reqs[i].name,
-			 job->reqs[i].required, &job->out[i]);
+	while ((i = atomic_fetch_add(&b->next, 1)) < b->n) {
+		if (!ctx) {
+			memset(&b->out[i], 0, sizeof(b->out[i]));
+			snprintf(b->out[i].name, sizeof(b->out[i].name), "%s", b->reqs[i].name);
+			b->out[i].required = b->reqs[i].required;
+			b->out[i].status = MODULE_FAILED;
+			b->out[i].error = -ENOMEM;
+			continue;
+		}
+		load_one(ctx, b->m->have_index, b->reqs[i].name, b->reqs[i].required, &b->out[i]);
+	}
 	kmod_unref(ctx);
 	return NULL;
 }
 
+int modules_batch_start(struct modules *m, const struct module_request *reqs, size_t n,
+			unsigned jobs, struct modules_batch **ret)
+{
+	struct modules_batch *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return -ENOMEM;
+	b->out = calloc(n ? n : 1, sizeof(*b->out));
+	if (!b->out) {
+		free(b);
+		return -ENOMEM;
+	}
+	b->m = m;
+	b->reqs = reqs;
+	b->n = n;
+	atomic_init(&b->next, 0);
+	if (jobs < 1)
+		jobs = 1;
+	if (jobs > ARRAY_SIZE(b->tid))
+		jobs = ARRAY_SIZE(b->tid);
+	for (unsigned t = 0; t < jobs; t++)
+		if (pthread_create(&b->tid[b->started], NULL, load_worker, b) == 0)
+			b->started++;
+	if (b->started == 0)
+		load_worker(b); /* no threads to be had: load here */
+	*ret = b;
+	return 0;
+}
+
+int modules_batch_wait(struct modules_batch *b)
+{
+	struct module_outcome *o;
+	int r = 0;
+
+	for (unsigned t = 0; t < b->started; t++)
+		pthread_join(b->tid[t], NULL);
+	o = grow(b->m, b->n);
+	if (o) {
+		memcpy(o, b->out, b->n * sizeof(*o));
+		b->m->n += b->n;
+	} else {
+		r = -ENOMEM;
+	}
+	free(b->out);
+	free(b);
+	return r;
+}
+
 int modules_load_all(struct modules *m, const struct module_request *reqs, size_t n, unsigned jobs)
 {
-	struct load_job job = { .m = m, .reqs = reqs, .n = n };
-	pthread_t tid[8];
-	unsigned started = 0;
+	struct modules_batch *b;
+	int r = modules_batch_start(m, reqs, n, jobs, &b);
 
-	job.out = grow(m, n);
-	if (!job.out)
-		return -ENOMEM;
-	atomic_init(&job.next, 0);
-	if (jobs > ARRAY_SIZE(tid))
-		jobs = ARRAY_SIZE(tid);
-	for (unsigned t = 1; t < jobs; t++)
-		if (pthread_create(&tid[started], NULL, load_worker, &job) == 0)
-			started++;
-	load_worker(&job);
-	for (unsigned t = 0; t < started; t++)
-		pthread_join(tid[t], NULL);
-	m->n += n;
-	return 0;
+	return r < 0 ? r : modules_batch_wait(b);
 }
 
 json_t *modules_to_json(const struct modules *m)

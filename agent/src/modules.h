@@ -55,6 +55,18 @@ struct module_request {
  */
 int modules_load_all(struct modules *m, const struct module_request *reqs, size_t n, unsigned jobs);
 
+struct modules_batch;
+
+/*
+ * The same in the background: jobs threads start at once and the caller goes
+ * on (reqs must stay valid). Outcomes are recorded when modules_batch_wait()
+ * joins the threads and frees *ret. Meanwhile m may be used for lookups
+ * (modules_available) but not for loading. Returns 0 or -ENOMEM.
+ */
+int modules_batch_start(struct modules *m, const struct module_request *reqs, size_t n,
+			unsigned jobs, struct modules_batch **ret);
+int modules_batch_wait(struct modules_batch *b);
+
 /* Where name would come from, judged from the module indexes only. */
 enum module_avail modules_available(struct modules *m, const char *name);
 

@@ -249,12 +249,26 @@ static int loopback_up(void)
 
 /* ---- modules and devices ------------------------------------------------ */
 
-/* Hardware fstests VMs use; absent ones are recorded, never fatal. */
-static const char *const hw_modules[] = {
-	"virtio_blk", "virtio_pci", "virtio_scsi", "sd_mod",	"nvme",
-	"nfit",	      "nd_pmem",    "loop",	   "dm_mod",	"dm_flakey",
-	"dm_log_writes", "dm_snapshot", "dm_thin_pool", "dm_delay", "dm_dust",
+/*
+ * Drivers that make disks appear: loaded first, and the inventory waits for
+ * them. Absent ones are recorded, never fatal. virtio_blk goes before
+ * virtio_pci so its disks are probed as virtio_pci binds them.
+ */
+static const char *const driver_modules[] = {
+	"virtio_blk", "virtio_pci", "virtio_scsi", "sd_mod", "nvme", "nfit", "nd_pmem",
 };
+
+/* Wanted by tests, not by device discovery: loaded while the inventory runs. */
+static const char *const support_modules[] = {
+	"loop",	       "dm_mod",       "dm_flakey", "dm_log_writes",
+	"dm_snapshot", "dm_thin_pool", "dm_delay",  "dm_dust",
+};
+
+static struct {
+	struct module_request reqs[64];
+	char fs[256], required[256];
+	struct modules_batch *batch;
+} later;
 
 /* Append the comma separated names in list to reqs; buf keeps the strings. */
 static size_t add_list(struct module_request *reqs, size_t n, size_t max, char *buf, bool required)
@@ -266,12 +280,16 @@ static size_t add_list(struct module_request *reqs, size_t n, size_t max, char *
 	return n;
 }
 
-static void load_modules(const char *release)
+static unsigned loader_threads(void)
 {
-	struct module_request reqs[64];
-	char fs[256], req[256];
-	size_t n = 0;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return cpus > 1 ? (unsigned)cpus : 1;
+}
+
+static void load_driver_modules(const char *release)
+{
+	struct module_request reqs[ARRAY_SIZE(driver_modules)];
 	int r = modules_new("", release, &g.mods);
 
 	if (r < 0) {
@@ -279,16 +297,39 @@ static void load_modules(const char *release)
 			     strerror(-r));
 		return;
 	}
-	snprintf(fs, sizeof(fs), "%s", g.cfg.fs ? g.cfg.fs : "");
-	snprintf(req, sizeof(req), "%s", g.cfg.modules ? g.cfg.modules : "");
-	/* drivers first: their probing runs while the other loader takes the filesystems */
-	for (size_t i = 0; i < ARRAY_SIZE(hw_modules) && n < ARRAY_SIZE(reqs); i++)
-		reqs[n++] = (struct module_request){ hw_modules[i], false };
-	/* the results disk is ext4 */
+	for (size_t i = 0; i < ARRAY_SIZE(driver_modules); i++)
+		reqs[i] = (struct module_request){ driver_modules[i], false };
+	modules_load_all(g.mods, reqs, ARRAY_SIZE(reqs), loader_threads());
+}
+
+/* Filesystems (ext4 for the results disk, the run's) and test support, in the background. */
+static void start_other_modules(void)
+{
+	struct module_request *reqs = later.reqs;
+	const size_t max = ARRAY_SIZE(later.reqs);
+	size_t n = 0;
+
+	if (!g.mods)
+		return;
+	snprintf(later.fs, sizeof(later.fs), "%s", g.cfg.fs ? g.cfg.fs : "");
+	snprintf(later.required, sizeof(later.required), "%s", g.cfg.modules ? g.cfg.modules : "");
+	/* big filesystem modules first so the loaders finish together */
 	reqs[n++] = (struct module_request){ "ext4", true };
-	n = add_list(reqs, n, ARRAY_SIZE(reqs), fs, false);
-	n = add_list(reqs, n, ARRAY_SIZE(reqs), req, true);
-	modules_load_all(g.mods, reqs, n, cpus > 1 ? (unsigned)cpus : 1);
+	n = add_list(reqs, n, max, later.fs, false);
+	n = add_list(reqs, n, max, later.required, true);
+	for (size_t i = 0; i < ARRAY_SIZE(support_modules) && n < max; i++)
+		reqs[n++] = (struct module_request){ support_modules[i], false };
+	if (modules_batch_start(g.mods, reqs, n, loader_threads(), &later.batch) < 0) {
+		later.batch = NULL;
+		modules_load_all(g.mods, reqs, n, 1);
+	}
+}
+
+static void wait_other_modules(void)
+{
+	if (later.batch)
+		modules_batch_wait(later.batch);
+	later.batch = NULL;
 }
 
 static unsigned count_block_devices(void)
@@ -444,6 +485,18 @@ static json_t *timeline_json(void)
 	return a;
 }
 
+/* Our own peak resident memory (VmHWM), for the memory budget of PID 1. */
+static long peak_rss_kb(void)
+{
+	_cleanup_free_ char *status = NULL;
+	const char *p;
+
+	if (fileio_read_full("/proc/self/status", &status, NULL) < 0 ||
+	    !(p = strstr(status, "VmHWM:")))
+		return -1;
+	return strtol(p + strlen("VmHWM:"), NULL, 10);
+}
+
 static void write_documents(const char *fatal)
 {
 	json_t *doc = g.have_inv ? g.inv.doc : NULL;
@@ -458,6 +511,8 @@ static void write_documents(const char *fatal)
 	json_object_set(doc, "errors", g.errors);
 	json_object_set_new(doc, "fatal", fatal ? json_string(fatal) : json_null());
 	json_object_set_new(doc, "timeline", timeline_json());
+	json_object_set_new(doc, "agent", json_pack("{s:s, s:I}", "version", FSAGENT_VERSION,
+						    "peak_rss_kb", (json_int_t)peak_rss_kb()));
 	if (g.results_mounted) {
 		r = results_write_json(RESULTS_MNT, "caps.json", doc);
 		if (r < 0)
@@ -588,21 +643,26 @@ _noreturn_ void pid1_main(void)
 		pid1_fatal("stopped by %s during early boot", g.stop_reason);
 
 	uname(&u);
-	load_modules(u.release);
+	load_driver_modules(u.release);
+	start_other_modules();
 	wait_devices_settled();
-	mark("modules_loaded");
+	mark("drivers_ready");
 	run_udev();
-	if (poll_signals())
-		pid1_fatal("stopped by %s while loading modules", g.stop_reason);
 
 	r = inventory_build(g.mods, &g.cfg, NULL, &g.inv);
-	if (r < 0)
+	if (r < 0) {
+		wait_other_modules();
 		pid1_fatal("inventory failed: %s", strerror(-r));
-	g.have_inv = true;
-	if (!g.udev || !json_is_true(json_object_get(g.udev, "used"))) {
-		make_by_id_links();
-		inventory_update(&g.inv, &g.cfg, NULL);
 	}
+	g.have_inv = true;
+	if (!g.udev || !json_is_true(json_object_get(g.udev, "used")))
+		make_by_id_links();
+	mark("inventory_done");
+	wait_other_modules();
+	mark("modules_loaded");
+	inventory_update(&g.inv, &g.cfg, NULL);
+	if (poll_signals())
+		pid1_fatal("stopped by %s while loading modules", g.stop_reason);
 	mount_results();
 	mark("devices_ready");
 
