@@ -69,7 +69,8 @@ vm_debian_kernel() {
 	fi
 }
 
-# vm_initramfs OUT MODULE...: fsagent as /init plus MODULEs and dependencies.
+# vm_initramfs OUT MODULE...: fsagent as /init plus MODULEs and dependencies,
+# plus the contents of $VM_EXTRA_TREE when set.
 vm_initramfs() {
 	local out=$1 tree m
 	shift
@@ -88,6 +89,9 @@ vm_initramfs() {
 		cp "$ko" "$tree$rel"
 	done
 	depmod -b "$tree" "$KVER"
+	if [ -n "${VM_EXTRA_TREE:-}" ]; then
+		cp -a "$VM_EXTRA_TREE"/. "$tree"/
+	fi
 	(cd "$tree" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) >"$out"
 	rm -rf "$tree"
 }
@@ -133,3 +137,18 @@ vm_results_disk() {
 
 # vm_results_get FILE PATH OUT: read one file back without root
 vm_results_get() { debugfs -R "dump $2 $3" "$1" >/dev/null 2>&1 && [ -s "$3" ]; }
+
+# vm_add_program TREE BINARY...: copy binaries and the shared libraries they
+# need (as this host resolves them) into TREE at the same paths.
+vm_add_program() {
+	local tree=$1 b lib
+	shift
+	for b in "$@"; do
+		mkdir -p "$tree$(dirname "$b")"
+		cp -L "$b" "$tree$b"
+		for lib in $(ldd "$b" 2>/dev/null | awk '/=> \//{print $3} /^\t\//{print $1}'); do
+			mkdir -p "$tree$(dirname "$lib")"
+			cp -L "$lib" "$tree$lib"
+		done
+	done
+}
