@@ -4,6 +4,7 @@
  * `fsagent caps --sysroot DIR` replays a tree captured from a real VM.
  */
 #include "caps.h"
+#include "kconfig.h"
 #include "util/fileio.h"
 #include "util/macro.h"
 #include "util/sysroot.h"
@@ -13,7 +14,6 @@
 #include <limits.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <zlib.h>
 
 /* Options that decide what a filesystem test run can do or will report. */
 static const char *const kconfig_keys[] = {
@@ -37,34 +37,6 @@ static const char *const kconfig_keys[] = {
 static const char *const fs_names[] = { "xfs",	"ext4",	 "ext2",  "ext3", "btrfs", "f2fs",
 					"tmpfs", "overlay", "udf", "exfat", "vfat", "ocfs2",
 					"gfs2", "nfs",	 "cifs",  "fuse" };
-
-int caps_kconfig_get(const char *buf, const char *key, const char **ret_val)
-{
-	static char val[256];
-	size_t klen = strlen(key);
-
-	for (const char *p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		const char *eol;
-		size_t n;
-
-		if (strncmp(p, key, klen) != 0 || p[klen] != '=')
-			continue;
-		p += klen + 1;
-		eol = strchrnul(p, '\n');
-		n = (size_t)(eol - p);
-		if (n >= 2 && p[0] == '"' && p[n - 1] == '"') {
-			p++;
-			n -= 2;
-		}
-		if (n >= sizeof(val))
-			n = sizeof(val) - 1;
-		memcpy(val, p, n);
-		val[n] = '\0';
-		*ret_val = val;
-		return 1;
-	}
-	return 0;
-}
 
 int caps_count_cpu_list(const char *s)
 {
@@ -126,58 +98,19 @@ int caps_lockdep_debug_locks(const char *buf)
 	return strtol(p + strlen("debug_locks:"), NULL, 10) != 0;
 }
 
-/* /proc/config.gz (IKCONFIG_PROC) first, then /boot/config-<release>. */
-static int read_kconfig(const char *release, char **ret, const char **ret_source)
-{
-	char path[PATH_MAX];
-	gzFile gz;
-	int r;
-
-	if (sysroot_path(path, sizeof(path), "/proc/config.gz") == 0 &&
-	    (gz = gzopen(path, "rbe")) != NULL) {
-		size_t cap = 1 << 18, len = 0;
-		char *buf = malloc(cap);
-		int n;
-
-		while (buf && (n = gzread(gz, buf + len, (unsigned)(cap - len - 1))) > 0) {
-			len += (size_t)n;
-			if (cap - len < 4096) {
-				char *nb = realloc(buf, cap *= 2);
-
-				if (!nb) {
-					free(buf);
-					buf = NULL;
-				}
-				buf = nb;
-			}
-		}
-		gzclose(gz);
-		if (!buf)
-			return -ENOMEM;
-		buf[len] = '\0';
-		*ret = buf;
-		*ret_source = "/proc/config.gz";
-		return 0;
-	}
-	r = sysroot_read_file(ret, NULL, "/boot/config-%s", release);
-	if (r == 0)
-		*ret_source = "/boot/config-<release>";
-	return r;
-}
-
 static json_t *collect_kconfig(const char *release, struct caps *c)
 {
 	_cleanup_free_ char *buf = NULL;
 	const char *source = NULL;
 	json_t *opts, *j;
 
-	if (read_kconfig(release, &buf, &source) < 0)
+	if (kconfig_read(release, &buf, &source) < 0)
 		return json_pack("{s:n, s:{}}", "source", "options");
 	opts = json_object();
 	for (size_t i = 0; i < ARRAY_SIZE(kconfig_keys); i++) {
 		const char *v;
 
-		if (caps_kconfig_get(buf, kconfig_keys[i], &v))
+		if (kconfig_get(buf, kconfig_keys[i], &v))
 			json_object_set_new(opts, kconfig_keys[i] + strlen("CONFIG_"),
 					    json_string(v));
 		else

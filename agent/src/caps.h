@@ -36,13 +36,6 @@ int caps_collect(struct modules *mods, struct caps *ret, json_t **ret_json);
  */
 json_t *caps_filesystems_json(struct modules *mods);
 
-/*
- * Look up key (e.g. "CONFIG_XFS_FS") in a kernel .config held in buf.
- * Returns 1 and *ret_val (pointer into a static buffer: "y", "m", a
- * string or number) when set, 0 when "is not set" or absent.
- */
-int caps_kconfig_get(const char *buf, const char *key, const char **ret_val);
-
 /* Count CPUs in a list such as "0-3,8,10-11". Returns count or -EINVAL. */
 int caps_count_cpu_list(const char *s);
 

@@ -5,6 +5,7 @@
  * enum module_status here and nowhere else.
  */
 #include "modules.h"
+#include "kconfig.h"
 #include "util/log.h"
 #include "util/macro.h"
 #include "util/sysroot.h"
@@ -28,6 +29,7 @@ struct module_outcome {
 struct modules {
 	struct kmod_ctx *ctx;
 	bool have_index;
+	char *kconfig; /* the kernel's .config, or NULL */
 	struct module_outcome *v;
 	size_t n, cap;
 };
@@ -69,6 +71,8 @@ int modules_new(const char *sysroot, const char *release, struct modules **ret)
 	kmod_set_log_fn(m->ctx, kmod_log_bridge, NULL);
 	snprintf(idx, sizeof(idx), "%s/modules.dep.bin", dir);
 	m->have_index = stat(idx, &st) == 0;
+	if (kconfig_read(release, &m->kconfig, &(const char *){ NULL }) < 0)
+		m->kconfig = NULL;
 	if (m->have_index && kmod_load_resources(m->ctx) < 0)
 		m->have_index = false;
 	*ret = m;
@@ -80,6 +84,7 @@ void modules_free(struct modules *m)
 	if (!m)
 		return;
 	kmod_unref(m->ctx);
+	free(m->kconfig);
 	free(m->v);
 	free(m);
 }
@@ -108,12 +113,49 @@ static void underscore(char *dst, size_t size, const char *name)
 			*p = '_';
 }
 
-static bool sys_module_present(const char *name)
+/*
+ * The CONFIG_ symbol of the modules fsagent asks for, so that a kernel with
+ * no module directory still tells "built in" from "absent".
+ */
+static const struct {
+	const char *module, *config;
+} module_configs[] = {
+	{ "virtio_blk", "CONFIG_VIRTIO_BLK" },	  { "virtio_pci", "CONFIG_VIRTIO_PCI" },
+	{ "virtio_scsi", "CONFIG_SCSI_VIRTIO" },  { "sd_mod", "CONFIG_BLK_DEV_SD" },
+	{ "nvme", "CONFIG_BLK_DEV_NVME" },	  { "nfit", "CONFIG_ACPI_NFIT" },
+	{ "nd_pmem", "CONFIG_BLK_DEV_PMEM" },	  { "loop", "CONFIG_BLK_DEV_LOOP" },
+	{ "dm_mod", "CONFIG_BLK_DEV_DM" },	  { "dm_flakey", "CONFIG_DM_FLAKEY" },
+	{ "dm_log_writes", "CONFIG_DM_LOG_WRITES" }, { "dm_snapshot", "CONFIG_DM_SNAPSHOT" },
+	{ "dm_thin_pool", "CONFIG_DM_THIN_PROVISIONING" }, { "dm_delay", "CONFIG_DM_DELAY" },
+	{ "dm_dust", "CONFIG_DM_DUST" },	  { "ext4", "CONFIG_EXT4_FS" },
+	{ "xfs", "CONFIG_XFS_FS" },		  { "btrfs", "CONFIG_BTRFS_FS" },
+	{ "f2fs", "CONFIG_F2FS_FS" },		  { "scsi_debug", "CONFIG_SCSI_DEBUG" },
+	{ "null_blk", "CONFIG_BLK_DEV_NULL_BLK" },
+};
+
+/*
+ * Evidence that name is built into the running kernel, for when the module
+ * indexes do not know it: /sys/module/<name> (built-ins with parameters),
+ * a registered filesystem of that name, or =y in the kernel config.
+ */
+static bool builtin_evidence(const struct modules *m, const char *name)
 {
-	char n[64];
+	_cleanup_free_ char *fs = NULL;
+	char n[64], needle[80];
+	const char *v;
 
 	underscore(n, sizeof(n), name);
-	return sysroot_exists("/sys/module/%s", n);
+	if (sysroot_exists("/sys/module/%s", n))
+		return true;
+	snprintf(needle, sizeof(needle), "\t%s\n", n);
+	if (sysroot_read_file(&fs, NULL, "/proc/filesystems") == 0 && strstr(fs, needle))
+		return true;
+	if (!m->kconfig)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(module_configs); i++)
+		if (streq(module_configs[i].module, n))
+			return kconfig_get(m->kconfig, module_configs[i].config, &v) && streq(v, "y");
+	return false;
 }
 
 enum module_avail modules_available(struct modules *m, const char *name)
@@ -122,10 +164,8 @@ enum module_avail modules_available(struct modules *m, const char *name)
 	struct kmod_list *l;
 	enum module_avail a = MODULE_AVAIL_NONE;
 
-	if (!m->have_index)
-		return sys_module_present(name) ? MODULE_AVAIL_BUILTIN : MODULE_AVAIL_NONE;
-	if (kmod_module_new_from_lookup(m->ctx, name, &list) < 0 || !list)
-		return sys_module_present(name) ? MODULE_AVAIL_BUILTIN : MODULE_AVAIL_NONE;
+	if (!m->have_index || kmod_module_new_from_lookup(m->ctx, name, &list) < 0 || !list)
+		return builtin_evidence(m, name) ? MODULE_AVAIL_BUILTIN : MODULE_AVAIL_NONE;
 	kmod_list_foreach(l, list)
 	{
 		struct kmod_module *mod = kmod_module_get_module(l);
@@ -149,8 +189,8 @@ static unsigned elapsed_ms(const struct timespec *t0)
 }
 
 /* Load name with ctx into *o; the one place libkmod's results are interpreted. */
-static void load_one(struct kmod_ctx *ctx, bool have_index, const char *name, bool required,
-		     struct module_outcome *o)
+static void load_one(const struct modules *m, struct kmod_ctx *ctx, const char *name,
+		     bool required, struct module_outcome *o)
 {
 	_cleanup_(kmod_module_unref_listp) struct kmod_list *list = NULL;
 	struct kmod_list *l;
@@ -162,9 +202,9 @@ static void load_one(struct kmod_ctx *ctx, bool have_index, const char *name, bo
 	memset(o, 0, sizeof(*o));
 	snprintf(o->name, sizeof(o->name), "%s", name);
 	o->required = required;
-	if (!have_index || kmod_module_new_from_lookup(ctx, name, &list) < 0 || !list) {
-		/* no index or not in it: built in (visible in /sys/module) or absent */
-		o->status = sys_module_present(name) ? MODULE_BUILTIN : MODULE_ABSENT;
+	if (!m->have_index || kmod_module_new_from_lookup(ctx, name, &list) < 0 || !list) {
+		/* no index or not in it: built in, or absent */
+		o->status = builtin_evidence(m, name) ? MODULE_BUILTIN : MODULE_ABSENT;
 		o->ms = elapsed_ms(&t0);
 		return;
 	}
@@ -232,7 +272,7 @@ int modules_load(struct modules *m, const char *name, bool required)
 
 	if (!o)
 		return -ENOMEM;
-	load_one(m->ctx, m->have_index, name, required, o);
+	load_one(m, m->ctx, name, required, o);
 	m->n++;
 	return outcome_to_errno(o);
 }
@@ -269,7 +309,7 @@ static void *load_worker(void *arg)
 			b->out[i].error = -ENOMEM;
 			continue;
 		}
-		load_one(ctx, b->m->have_index, b->reqs[i].name, b->reqs[i].required, &b->out[i]);
+		load_one(b->m, ctx, b->reqs[i].name, b->reqs[i].required, &b->out[i]);
 	}
 	kmod_unref(ctx);
 	return NULL;

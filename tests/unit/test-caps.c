@@ -2,6 +2,7 @@
 /* caps: pure parsers, and collection over captured sysroots. */
 #include "unit.h"
 #include "caps.h"
+#include "kconfig.h"
 #include "util/sysroot.h"
 
 #include <errno.h>
@@ -15,15 +16,15 @@ static void test_kconfig(void **state)
 	const char *v;
 
 	(void)state;
-	assert_int_equal(caps_kconfig_get(cfg, "CONFIG_XFS_FS", &v), 1);
+	assert_int_equal(kconfig_get(cfg, "CONFIG_XFS_FS", &v), 1);
 	assert_string_equal(v, "m");
-	assert_int_equal(caps_kconfig_get(cfg, "CONFIG_PROVE_LOCKING", &v), 0);
-	assert_int_equal(caps_kconfig_get(cfg, "CONFIG_LOCALVERSION", &v), 1);
+	assert_int_equal(kconfig_get(cfg, "CONFIG_PROVE_LOCKING", &v), 0);
+	assert_int_equal(kconfig_get(cfg, "CONFIG_LOCALVERSION", &v), 1);
 	assert_string_equal(v, "-test");
-	assert_int_equal(caps_kconfig_get(cfg, "CONFIG_NR_CPUS", &v), 1);
+	assert_int_equal(kconfig_get(cfg, "CONFIG_NR_CPUS", &v), 1);
 	assert_string_equal(v, "64");
-	assert_int_equal(caps_kconfig_get(cfg, "CONFIG_XFS", &v), 0);
-	assert_int_equal(caps_kconfig_get("", "CONFIG_XFS_FS", &v), 0);
+	assert_int_equal(kconfig_get(cfg, "CONFIG_XFS", &v), 0);
+	assert_int_equal(kconfig_get("", "CONFIG_XFS_FS", &v), 0);
 }
 
 static void test_cpu_list(void **state)

@@ -5,6 +5,7 @@
 #include "util/sysroot.h"
 
 #include <errno.h>
+#include <unistd.h>
 
 static void test_available(void **state)
 {
@@ -37,17 +38,40 @@ static void test_no_directory(void **state)
 	/* a kernel with everything built in has no module directory */
 	assert_int_equal(modules_new("/nonexistent", "6.1.0", &m), 0);
 	assert_false(modules_have_index(m));
-	assert_int_equal(modules_load(m, "xfs", true), -ENOENT);
+	assert_int_equal(modules_load(m, "btrfs", true), -ENOENT);
 	assert_int_equal(modules_load(m, "loop", false), -ENOENT);
+	/* a registered filesystem is usable whatever the indexes say */
+	assert_int_equal(modules_load(m, "xfs", true), 0);
 	j = modules_to_json(m);
-	assert_int_equal(json_array_size(j), 2);
+	assert_int_equal(json_array_size(j), 3);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(j, 0), "status")), "absent");
 	assert_true(json_is_true(json_object_get(json_array_get(j, 0), "required")));
+	assert_string_equal(json_string_value(json_object_get(json_array_get(j, 2), "status")), "builtin");
 	json_decref(j);
 	missing = modules_failed_required(m);
 	assert_non_null(missing);
-	assert_string_equal(missing, "xfs (absent)");
+	assert_string_equal(missing, "btrfs (absent)");
 	free(missing);
+	modules_free(m);
+	sysroot_set(NULL);
+}
+
+static void test_builtin_from_kconfig(void **state)
+{
+	struct modules *m = NULL;
+
+	(void)state;
+	if (access(SYSROOT_TESTVM "/proc/config.gz", F_OK) < 0)
+		skip();
+	assert_int_equal(sysroot_set(SYSROOT_TESTVM), 0);
+	/* the test kernel: no module directory, CONFIG_DM_FLAKEY=y, CONFIG_F2FS_FS unset */
+	assert_int_equal(modules_new(SYSROOT_TESTVM, "6.1.192", &m), 0);
+	assert_false(modules_have_index(m));
+	assert_int_equal(modules_load(m, "dm_flakey", true), 0);
+	assert_int_equal(modules_load(m, "dm-log-writes", true), 0);
+	assert_int_equal(modules_load(m, "f2fs", false), -ENOENT);
+	assert_int_equal(modules_available(m, "btrfs"), MODULE_AVAIL_BUILTIN);
+	assert_null(modules_failed_required(m));
 	modules_free(m);
 	sysroot_set(NULL);
 }
@@ -75,6 +99,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_available),
 		cmocka_unit_test(test_no_directory),
+		cmocka_unit_test(test_builtin_from_kconfig),
 		cmocka_unit_test(test_load_all_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
