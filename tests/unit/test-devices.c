@@ -3,6 +3,7 @@
 #include "unit.h"
 #include "devices.h"
 #include "util/sysroot.h"
+#include "fixture.h"
 
 #include <errno.h>
 
@@ -19,11 +20,13 @@ static void test_debian_vm(void **state)
 {
 	struct device_list l;
 	const struct device *d;
+	char root[PATH_MAX];
 
 	(void)state;
-	assert_int_equal(sysroot_set(SYSROOT_DEBIAN), 0);
+	assert_int_equal(fixture_materialize(SYSROOT_DEBIAN, root, sizeof(root)), 0);
+	assert_int_equal(sysroot_set(root), 0);
 	assert_int_equal(devices_scan(&l), 0);
-	assert_int_equal(l.n, 6);
+	assert_int_equal(l.n, 7);
 
 	d = find(&l, "vda");
 	assert_string_equal(d->serial, "fsagent-results");
@@ -48,6 +51,20 @@ static void test_debian_vm(void **state)
 	assert_true(device_has_signature(d));
 
 	d = find(&l, "vdd");
+	assert_string_equal(d->serial, "fsagent-rt");
+	assert_string_equal(d->pttype, "gpt");
+	assert_int_equal(d->n_parts, 2);
+	assert_string_equal(d->parts[0].name, "vdd1");
+	assert_int_equal(d->parts[0].partno, 1);
+	assert_int_equal(d->parts[0].start_bytes, 1048576);
+	assert_int_equal(d->parts[0].size_bytes, 20971520);
+	assert_string_equal(d->parts[0].fstype, "ext4");
+	assert_string_equal(d->parts[0].label, "part-one");
+	assert_int_equal(d->parts[1].partno, 2);
+	assert_null(d->parts[1].fstype);
+	assert_true(device_has_signature(d));
+
+	d = find(&l, "vde");
 	assert_int_equal(d->logical_block, 4096);
 	assert_int_equal(d->physical_block, 4096);
 	assert_true(d->discard_max_bytes > 0);
@@ -69,6 +86,31 @@ static void test_debian_vm(void **state)
 
 	device_list_release(&l);
 	sysroot_set(NULL);
+	fixture_remove(root);
+}
+
+static void test_testvm(void **state)
+{
+	struct device_list l;
+	const struct device *d;
+	char root[PATH_MAX];
+
+	(void)state;
+	if (access(SYSROOT_TESTVM "/proc", F_OK) < 0)
+		skip();
+	assert_int_equal(fixture_materialize(SYSROOT_TESTVM, root, sizeof(root)), 0);
+	assert_int_equal(sysroot_set(root), 0);
+	assert_int_equal(devices_scan(&l), 0);
+	d = find(&l, "sda");
+	assert_string_equal(d->transport, "scsi");
+	assert_string_equal(d->model, "scsi_debug");
+	assert_string_equal(d->vendor, "Linux");
+	d = find(&l, "nullb0");
+	assert_string_equal(d->transport, "virtual");
+	assert_null(d->serial);
+	device_list_release(&l);
+	sysroot_set(NULL);
+	fixture_remove(root);
 }
 
 static void test_json(void **state)
@@ -142,7 +184,8 @@ static void test_missing_sysroot(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_debian_vm),   cmocka_unit_test(test_json),
+		cmocka_unit_test(test_debian_vm),   cmocka_unit_test(test_testvm),
+		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_trim_and_ids), cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_missing_sysroot),
 	};

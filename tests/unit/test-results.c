@@ -26,6 +26,18 @@ static int rm_tmp(void **state)
 	return system(cmd);
 }
 
+static void write_ledger(const char *text)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/claims.json", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
 static void test_parse(void **state)
 {
 	char **v = NULL, err[256];
@@ -66,15 +78,11 @@ static void test_write_keeps_old(void **state)
 			    .size_bytes = 42 };
 	struct roles r = { .n = 1 };
 	char path[128], **v = NULL, err[256];
-	FILE *f;
 
 	(void)state;
 	r.v[0] = (struct role_slot){ .role = ROLE_TEST, .dev = &a, .state = ROLE_ASSIGNED };
 	snprintf(path, sizeof(path), "%s/claims.json", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("{\"schema\":\"fsagent-claims/1\",\"claims\":[{\"id\":\"serial:old\",\"note\":\"kept\"}]}", f);
-	fclose(f);
+	write_ledger("{\"schema\":\"fsagent-claims/1\",\"claims\":[{\"id\":\"serial:old\",\"note\":\"kept\"}]}");
 	assert_int_equal(results_write_claims(dir, &r), 0);
 	assert_int_equal(results_read_claims(dir, &v, err, sizeof(err)), 0);
 	assert_string_equal(v[0], "serial:old");
@@ -96,15 +104,11 @@ static void test_write_refuses_bad_ledger(void **state)
 	struct device a = { .name = "vdb", .devnode = "/dev/vdb" };
 	struct roles r = { .n = 1 };
 	char path[128], *text = NULL;
-	FILE *f;
 
 	(void)state;
 	r.v[0] = (struct role_slot){ .role = ROLE_TEST, .dev = &a, .state = ROLE_ASSIGNED };
 	snprintf(path, sizeof(path), "%s/claims.json", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("{ not json", f);
-	fclose(f);
+	write_ledger("{ not json");
 	assert_int_equal(results_write_claims(dir, &r), -EBADMSG);
 	assert_int_equal(fileio_read_full(path, &text, NULL), 0);
 	assert_string_equal(text, "{ not json");

@@ -152,3 +152,13 @@ vm_add_program() {
 		done
 	done
 }
+
+# vm_partitioned_disk FILE: 64 MiB, GPT with two partitions, ext4 (label
+# "part-one") on the first, made without root
+vm_partitioned_disk() {
+	rm -f "$1"
+	truncate -s 64M "$1"
+	printf 'label: gpt\nstart=2048, size=40960, name=one\nstart=43008, size=40960, name=two\n' |
+		sfdisk -q "$1" >/dev/null
+	mkfs.ext4 -q -F -L part-one -E offset=$((2048 * 512)) "$1" 20M
+}
