@@ -105,7 +105,7 @@ lint: | $(BUILD)/.packages-test
 	$(Q)cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \
 		--inline-suppr -D_GNU_SOURCE -Iagent/src agent/src tests/unit
 	$(Q)shellcheck scripts/install-packages scripts/build-deps tests/run-unit tests/vm/*.sh \
-		tests/check tests/vm/run tests/vm/cases/* tests/fixtures/*.sh tests/fixtures/capture tests/bench/run .ci/run
+		tests/check tests/vm/run tests/vm/cases/* tests/fixtures/*.sh tests/fixtures/capture tests/fixtures/capture-kmsg tests/bench/run .ci/run
 
 check: $(BUILD)/.packages-test
 	$(Q)tests/check
