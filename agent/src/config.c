@@ -5,6 +5,7 @@
  * removed.
  */
 #include "config.h"
+#include "plan.h"
 #include "util/macro.h"
 
 #include <stdio.h>
@@ -18,6 +19,8 @@ const char *boot_action_to_string(enum boot_action a)
 
 void boot_config_release(struct boot_config *c)
 {
+	free(c->plan_keys);
+	free(c->plan_values);
 	free(c->buf);
 	memset(c, 0, sizeof(*c));
 }
@@ -131,6 +134,22 @@ static int parse_one(struct boot_config *c, const char *key, const char *val, ch
 			return -EINVAL;
 		}
 		c->loglevel = val[0] - '0';
+		return 0;
+	}
+	if (plan_key_is_known(k)) {
+		/* checked when applied over the plan file, with this source named */
+		const char **nk = realloc(c->plan_keys, (c->n_plan + 1) * sizeof(*nk));
+		const char **nv;
+
+		if (!nk)
+			return -ENOMEM;
+		c->plan_keys = nk;
+		nv = realloc(c->plan_values, (c->n_plan + 1) * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		c->plan_values = nv;
+		c->plan_keys[c->n_plan] = k;
+		c->plan_values[c->n_plan++] = val;
 		return 0;
 	}
 	snprintf(err, es, "key '%s': unknown key", key);

@@ -13,6 +13,7 @@
  *   fsagent.fs=FS[,FS]        filesystems whose modules to load
  *   fsagent.action=poweroff|reboot|halt
  *   fsagent.hostname=NAME     fsagent.loglevel=0..3   fsagent.udev=auto|0|1
+ *   fsagent.<plan key>=VALUE  any run plan key (plan.h), e.g. fsagent.seed=42
  */
 #pragma once
 
@@ -34,6 +35,9 @@ struct boot_config {
 	enum boot_action action;
 	enum udev_mode udev;
 	int loglevel;
+	/* fsagent.<plan key>=<value> words, applied over the plan file later */
+	const char **plan_keys, **plan_values;
+	size_t n_plan;
 };
 
 /*
