@@ -119,4 +119,4 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
--include $(AGENT_OBJS:.o=.d) $(HOST_OBJS:.o=.d)
+-include $(AGENT_OBJS:.o=.d) $(HOST_OBJS:.o=.d) $(UNIT_BINS:=.d)
