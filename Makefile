@@ -106,6 +106,7 @@ lint: | $(BUILD)/.packages-test
 		--inline-suppr -D_GNU_SOURCE -Iagent/src agent/src tests/unit
 	$(Q)shellcheck scripts/install-packages scripts/build-deps tests/run-unit tests/vm/*.sh \
 		tests/check tests/vm/run tests/vm/cases/* tests/fixtures/*.sh tests/fixtures/capture tests/fixtures/capture-kmsg tests/bench/run .ci/run
+	$(Q)shellcheck -s sh tests/fake-fstests/check tests/fake-fstests/common/preamble
 
 check: $(BUILD)/.packages-test
 	$(Q)tests/check

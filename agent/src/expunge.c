@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Expunge file parsing and matching (see expunge.h).
+ */
+#include "expunge.h"
+#include "util/fileio.h"
+#include "util/macro.h"
+#include "util/strv.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+
+static void rule_release(struct expunge_rule *r)
+{
+	free(r->pattern);
+	free(r->reason);
+	free(r->file);
+	strv_free(r->fs);
+	strv_free(r->configs);
+	strv_free(r->arch);
+	strv_free(r->caps);
+	strv_free(r->not_caps);
+}
+
+void expunge_list_release(struct expunge_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		rule_release(&l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static int parse_kernel(struct expunge_rule *r, const char *cond)
+{
+	static const struct {
+		const char *tok;
+		enum expunge_op op;
+	} ops[] = { { "<=", EXP_LE }, { ">=", EXP_GE }, { "<", EXP_LT }, { ">", EXP_GT }, { "=", EXP_EQ } };
+	const char *p = cond + strlen("kernel");
+
+	if (r->n_kernel >= ARRAY_SIZE(r->kernel))
+		return -EINVAL;
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++)
+		if (startswith(p, ops[i].tok)) {
+			r->kernel[r->n_kernel].op = ops[i].op;
+			if (kver_parse(p + strlen(ops[i].tok), &r->kernel[r->n_kernel].v) < 0)
+				return -EINVAL;
+			r->n_kernel++;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* "key=a,b" into a list; returns -EINVAL on an empty item */
+static int parse_set(char ***dst, const char *value)
+{
+	char **v;
+
+	if (!*value || strstr(value, ",,") || value[0] == ',' || value[strlen(value) - 1] == ',')
+		return -EINVAL;
+	v = strv_split(value, ",");
+	if (!v)
+		return -ENOMEM;
+	if (strv_extend(dst, v) < 0) {
+		strv_free(v);
+		return -ENOMEM;
+	}
+	strv_free(v);
+	return 0;
+}
+
+static int parse_condition(struct expunge_rule *r, const char *c)
+{
+	if (startswith(c, "kernel"))
+		return parse_kernel(r, c);
+	if (startswith(c, "fs="))
+		return parse_set(&r->fs, c + 3);
+	if (startswith(c, "config="))
+		return parse_set(&r->configs, c + 7);
+	if (startswith(c, "arch="))
+		return parse_set(&r->arch, c + 5);
+	if (startswith(c, "cap="))
+		return parse_set(&r->caps, c + 4);
+	if (startswith(c, "!cap="))
+		return parse_set(&r->not_caps, c + 5);
+	return -EINVAL;
+}
+
+static bool pattern_ok(const char *t)
+{
+	const char *slash = strchr(t, '/');
+
+	return slash && slash != t && slash[1] && !strchr(slash + 1, '/');
+}
+
+int expunge_parse(struct expunge_list *l, const char *file, const char *buf, char *err, size_t es)
+{
+	struct expunge_list add = { 0 };
+	unsigned lineno = 0;
+	const char *line = buf;
+
+	while (line && *line) {
+		const char *eol = strchrnul(line, '\n');
+		_cleanup_free_ char *text = strndup(line, (size_t)(eol - line));
+		struct expunge_rule r = { 0 };
+		char *hash, *body, *save = NULL, *tok;
+		struct expunge_rule *nv;
+
+		lineno++;
+		line = *eol ? eol + 1 : NULL;
+		if (!text)
+			goto nomem;
+		hash = strchr(text, '#');
+		if (hash)
+			*hash++ = '\0';
+		body = fileio_strstrip(text);
+		if (!*body)
+			continue; /* blank or comment-only */
+		tok = strtok_r(body, " \t", &save);
+		if (!pattern_ok(tok)) {
+			snprintf(err, es, "%s:%u: '%s' is not a test (want dir/NNN or a glob)", file, lineno, tok);
+			goto bad;
+		}
+		r.pattern = strdup(tok);
+		while ((tok = strtok_r(NULL, " \t", &save))) {
+			int rc = parse_condition(&r, tok);
+
+			if (rc == -ENOMEM)
+				goto nomem_rule;
+			if (rc < 0) {
+				snprintf(err, es, "%s:%u: bad condition '%s'", file, lineno, tok);
+				rule_release(&r);
+				goto bad;
+			}
+		}
+		if (!hash || !*fileio_strstrip(hash)) {
+			snprintf(err, es, "%s:%u: no reason given (add '# why')", file, lineno);
+			rule_release(&r);
+			goto bad;
+		}
+		r.reason = strdup(fileio_strstrip(hash));
+		r.file = strdup(file);
+		r.line = lineno;
+		if (!r.pattern || !r.reason || !r.file)
+			goto nomem_rule;
+		nv = realloc(add.v, (add.n + 1) * sizeof(*nv));
+		if (!nv)
+			goto nomem_rule;
+		add.v = nv;
+		add.v[add.n++] = r;
+		continue;
+nomem_rule:
+		rule_release(&r);
+nomem:
+		expunge_list_release(&add);
+		return -ENOMEM;
+	}
+	/* all or nothing: append only a file that parsed whole */
+	if (add.n) {
+		struct expunge_rule *nv = realloc(l->v, (l->n + add.n) * sizeof(*nv));
+
+		if (!nv) {
+			expunge_list_release(&add);
+			return -ENOMEM;
+		}
+		l->v = nv;
+		memcpy(l->v + l->n, add.v, add.n * sizeof(*nv));
+		l->n += add.n;
+		free(add.v);
+	}
+	return 0;
+bad:
+	expunge_list_release(&add);
+	return -EINVAL;
+}
+
+static bool in_set(char *const *set, const char *value, bool glob)
+{
+	for (size_t i = 0; set && set[i]; i++)
+		if (value && (glob ? fnmatch(set[i], value, 0) == 0 : streq(set[i], value)))
+			return true;
+	return false;
+}
+
+static bool kernel_holds(const struct expunge_rule *r, const struct kver *k)
+{
+	for (unsigned i = 0; i < r->n_kernel; i++) {
+		int c = kver_cmp(k, &r->kernel[i].v);
+		bool ok = r->kernel[i].op == EXP_LT   ? c < 0
+			  : r->kernel[i].op == EXP_LE ? c <= 0
+			  : r->kernel[i].op == EXP_GT ? c > 0
+			  : r->kernel[i].op == EXP_GE ? c >= 0
+						      : c == 0;
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+const struct expunge_rule *expunge_match(const struct expunge_list *l, const char *test,
+					 const struct expunge_ctx *ctx)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct expunge_rule *r = &l->v[i];
+
+		if (fnmatch(r->pattern, test, FNM_PATHNAME) != 0)
+			continue;
+		if (!kernel_holds(r, &ctx->kernel))
+			continue;
+		if (r->fs && !in_set(r->fs, ctx->fs, false))
+			continue;
+		if (r->configs && !in_set(r->configs, ctx->config, true))
+			continue;
+		if (r->arch && !in_set(r->arch, ctx->arch, false))
+			continue;
+		bool caps_ok = true;
+
+		for (size_t k = 0; r->caps && r->caps[k]; k++)
+			caps_ok &= strv_contains(ctx->caps, r->caps[k]);
+		for (size_t k = 0; r->not_caps && r->not_caps[k]; k++)
+			caps_ok &= !strv_contains(ctx->caps, r->not_caps[k]);
+		if (caps_ok)
+			return r;
+	}
+	return NULL;
+}
