@@ -3,6 +3,7 @@
  * Assembles caps.json from caps.c, devices.c and roles.c (see inventory.h).
  */
 #include "inventory.h"
+#include "util/strv.h"
 #include "version.h"
 
 #include <errno.h>
@@ -60,4 +61,40 @@ void inventory_release(struct inventory *inv)
 	device_list_release(&inv->devs);
 	json_decref(inv->doc);
 	memset(inv, 0, sizeof(*inv));
+}
+
+char **inventory_cap_names(const struct inventory *inv)
+{
+	static const struct {
+		const char *option, *name;
+	} configured[] = {
+		{ "KASAN", "kasan" },	  { "KCSAN", "kcsan" },	    { "UBSAN", "ubsan" },
+		{ "KFENCE", "kfence" },	  { "DEBUG_KMEMLEAK", "kmemleak" }, { "GCOV_KERNEL", "gcov" },
+	};
+	json_t *opts = json_object_get(json_object_get(inv->doc, "kconfig"), "options");
+	char **v = strv_split("", ",");
+	bool dax = false, zoned = false, pmem = false;
+
+	if (!v)
+		return NULL;
+	if (inv->caps.lockdep_live)
+		strv_push(&v, "lockdep");
+	for (size_t i = 0; i < sizeof(configured) / sizeof(configured[0]); i++) {
+		const char *val = json_string_value(json_object_get(opts, configured[i].option));
+
+		if (val && strcmp(val, "y") == 0)
+			strv_push(&v, configured[i].name);
+	}
+	for (size_t i = 0; i < inv->devs.n; i++) {
+		dax |= inv->devs.v[i].dax;
+		pmem |= inv->devs.v[i].transport && strcmp(inv->devs.v[i].transport, "pmem") == 0;
+		zoned |= strcmp(inv->devs.v[i].zoned, "none") != 0;
+	}
+	if (dax)
+		strv_push(&v, "dax");
+	if (pmem)
+		strv_push(&v, "pmem");
+	if (zoned)
+		strv_push(&v, "zoned");
+	return v;
 }

@@ -39,3 +39,10 @@ int inventory_build(struct modules *mods, const struct boot_config *cfg, const c
 void inventory_update(struct inventory *inv, const struct boot_config *cfg, const char *const *claims);
 
 void inventory_release(struct inventory *inv);
+
+/*
+ * Capability names that expunge conditions test (cap=NAME): lockdep (live),
+ * kasan, kcsan, ubsan, kfence, kmemleak, gcov (configured), dax (a DAX
+ * device), pmem, zoned (a zoned device). Caller frees with strv_free.
+ */
+char **inventory_cap_names(const struct inventory *inv);

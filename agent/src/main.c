@@ -4,7 +4,13 @@
  * test VM; otherwise it dispatches host and diagnostic subcommands from a
  * table (kmod's tools/kmod.c shape).
  */
+#include "bundle.h"
 #include "config.h"
+#include "expunge.h"
+#include "order.h"
+#include "plan.h"
+#include "run.h"
+#include "util/strv.h"
 #include "frame.h"
 #include "inventory.h"
 #include "pid1.h"
@@ -14,6 +20,8 @@
 #include "version.h"
 
 #include <getopt.h>
+#include <limits.h>
+#include <sys/prctl.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -132,6 +140,178 @@ static int cmd_unframe(int argc, char **argv)
 	return 0;
 }
 
+/* Resolve a plan-relative path: absolute stays, relative joins base. */
+static char *join_path(const char *base, const char *path)
+{
+	char *r = NULL;
+
+	if (path[0] == '/' || !base)
+		return strdup(path);
+	return asprintf(&r, "%s/%s", base, path) < 0 ? NULL : r;
+}
+
+static int load_expunges(const struct plan *p, const char *base, struct expunge_list *l)
+{
+	for (char **f = p->expunge_files; f && *f; f++) {
+		_cleanup_free_ char *path = join_path(base, *f), *buf = NULL;
+		char err[512];
+		int r;
+
+		if (!path)
+			return -ENOMEM;
+		r = fileio_read_full(path, &buf, NULL);
+		if (r < 0) {
+			log_err("read expunge file '%s' failed: %s", path, strerror(-r));
+			return r;
+		}
+		r = expunge_parse(l, *f, buf, err, sizeof(err));
+		if (r < 0) {
+			log_err("%s", err);
+			return r;
+		}
+	}
+	return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "fstests", required_argument, NULL, 'f' }, { "results", required_argument, NULL, 'r' },
+		{ "config", required_argument, NULL, 'c' },  { "host-options", required_argument, NULL, 'o' },
+		{ "section", required_argument, NULL, 's' }, { "plan", required_argument, NULL, 'p' },
+		{ "set", required_argument, NULL, 'S' },     { "kmsg", required_argument, NULL, 'k' },
+		{ "run-id", required_argument, NULL, 'i' },  { "help", no_argument, NULL, 'h' },
+		{},
+	};
+	const char *fstests = NULL, *results = NULL, *config = NULL, *hostopt = NULL, *section = NULL,
+		   *planfile = NULL, *kmsg = NULL, *run_id = NULL;
+	char **sets = NULL, idbuf[64], err[512] = "", rbase[PATH_MAX];
+	_cleanup_free_ char *planbuf = NULL, *plandir = NULL, *abs_hostopt = NULL, *abs_fstests = NULL;
+	struct expunge_list expunges = { 0 };
+	struct inventory inv = { 0 };
+	struct bundle b = { 0 };
+	struct plan plan;
+	struct run_config rc;
+	unsigned bad = 0;
+	int c, r, status = 1;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': fstests = optarg; break;
+		case 'r': results = optarg; break;
+		case 'c': config = optarg; break;
+		case 'o': hostopt = optarg; break;
+		case 's': section = optarg; break;
+		case 'p': planfile = optarg; break;
+		case 'S': strv_push(&sets, optarg); break;
+		case 'k': kmsg = streq(optarg, "none") ? "" : optarg; break;
+		case 'i': run_id = optarg; break;
+		case 'h':
+			printf("usage: fsagent run --fstests DIR --results DIR --config FS/NAME --host-options FILE\n"
+			       "                  [--section NAME] [--plan FILE] [--set KEY=VALUE]... [--kmsg PATH|none]\n"
+			       "                  [--run-id ID]\n"
+			       "Run a plan through fstests' check on this machine (devices already set up in\n"
+			       "HOST_OPTIONS) and write the bundle to DIR/runs/<run id>/bundle.json.\n");
+			return 0;
+		default:
+			return 2;
+		}
+	}
+	if (!fstests || !results || !config || !hostopt || optind < argc) {
+		log_err("run: --fstests, --results, --config and --host-options are required; see 'fsagent run --help'");
+		strv_free(sets);
+		return 2;
+	}
+	abs_hostopt = realpath(hostopt, NULL);
+	abs_fstests = realpath(fstests, NULL);
+	if (!abs_hostopt || !abs_fstests) {
+		log_err("run: '%s' not found", !abs_fstests ? fstests : hostopt);
+		strv_free(sets);
+		return 2;
+	}
+	if (plan_init(&plan) < 0)
+		return 1;
+	if (planfile) {
+		r = fileio_read_full(planfile, &planbuf, NULL);
+		if (r < 0) {
+			log_err("read plan '%s' failed: %s", planfile, strerror(-r));
+			goto out;
+		}
+		if (plan_apply_file(&plan, planfile, planbuf, err, sizeof(err)) < 0) {
+			log_err("%s", err);
+			goto out;
+		}
+		plandir = strdup(planfile);
+		if (plandir && strrchr(plandir, '/'))
+			*strrchr(plandir, '/') = '\0';
+		else {
+			free(plandir);
+			plandir = NULL;
+		}
+	}
+	for (char **s = sets; s && *s; s++) {
+		char *eq = strchr(*s, '=');
+
+		if (!eq) {
+			log_err("--set '%s': want KEY=VALUE", *s);
+			goto out;
+		}
+		*eq = '\0';
+		if (plan_set(&plan, "command line", 0, *s, eq + 1, err, sizeof(err)) < 0) {
+			log_err("%s", err);
+			goto out;
+		}
+	}
+	if (plan.order == ORDER_RANDOM && !plan.seed_set) {
+		plan.seed = order_new_seed();
+		plan.seed_set = true;
+	}
+	if (load_expunges(&plan, plandir, &expunges) < 0)
+		goto out;
+	if (inventory_build(NULL, NULL, NULL, &inv) < 0) {
+		log_err("inventory of this machine failed");
+		goto out;
+	}
+	/* a subreaper, so tests that daemonize are still ours to reap */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (!run_id) {
+		run_new_id(idbuf, sizeof(idbuf));
+		run_id = idbuf;
+	}
+	r = bundle_create(&b, results, run_id, plan_to_json(&plan), json_incref(json_object_get(inv.doc, "kernel")));
+	if (r < 0) {
+		log_err("create bundle in '%s' failed: %s", results, strerror(-r));
+		goto out;
+	}
+	/* the bundle holds new references; drop the extra ones */
+	json_decref(json_object_get(b.doc, "plan"));
+	json_decref(json_object_get(b.doc, "kernel"));
+	{
+		_cleanup_free_ char *fstype = strndup(config, strcspn(config, "/"));
+		char **caps = inventory_cap_names(&inv);
+		struct run_opts ro = { .fstests = abs_fstests, .kmsg = kmsg, .plan = &plan,
+				       .expunges = &expunges, .configs = &rc, .n_configs = 1 };
+
+		snprintf(rbase, sizeof(rbase), "%s/results", abs_fstests);
+		rc = (struct run_config){ config, fstype, abs_hostopt, section, rbase };
+		ro.ctx.kernel = inv.caps.version;
+		ro.ctx.arch = json_string_value(json_object_get(json_object_get(inv.doc, "machine"), "arch"));
+		ro.ctx.caps = caps;
+		r = run_execute(&ro, &b, &bad);
+		bundle_finish(&b, r < 0 ? "error" : "complete");
+		strv_free(caps);
+	}
+	printf("%s/bundle.json\n", b.dir);
+	status = r < 0 ? 1 : bad ? 1 : 0;
+out:
+	bundle_release(&b);
+	inventory_release(&inv);
+	expunge_list_release(&expunges);
+	plan_release(&plan);
+	strv_free(sets);
+	return status;
+}
+
 static int cmd_version(int argc _unused_, char **argv _unused_)
 {
 	printf("fsagent %s\n", FSAGENT_VERSION);
@@ -141,6 +321,7 @@ static int cmd_version(int argc _unused_, char **argv _unused_)
 static const struct command commands[] = {
 	{ "init", cmd_init, "boot the test VM (run as PID 1)" },
 	{ "caps", cmd_caps, "print the machine inventory as JSON" },
+	{ "run", cmd_run, "run a plan through fstests' check here (subreaper, no VM)" },
 	{ "unframe", cmd_unframe, "cut a framed document out of a console log" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show this help" },

@@ -42,6 +42,8 @@ static _noreturn_ void child(const struct proc *p, int errfd)
 		goto fail;
 	if (p->stderr_fd >= 0 && dup2(p->stderr_fd, 2) < 0)
 		goto fail;
+	if (p->cwd && chdir(p->cwd) < 0)
+		goto fail;
 	if (p->env)
 		execvpe(p->argv[0], (char *const *)p->argv, (char *const *)p->env);
 	else

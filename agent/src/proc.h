@@ -20,6 +20,7 @@ struct proc {
 	int stdin_fd;		 /* -1: /dev/null */
 	int stdout_fd;		 /* -1: inherit */
 	int stderr_fd;		 /* -1: inherit */
+	const char *cwd;	 /* NULL: inherit */
 	/* out */
 	pid_t pid;
 	int pidfd;

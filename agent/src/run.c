@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Plan execution over configs and iterations (see run.h).
+ */
+#include "run.h"
+#include "order.h"
+#include "runner.h"
+#include "select.h"
+#include "util/log.h"
+#include "util/macro.h"
+#include "util/strv.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+struct run_ctx {
+	const struct run_opts *o;
+	const struct run_config *cfg;
+	struct bundle *b;
+	json_t *config, *iteration;
+	char result_dir[PATH_MAX];
+	unsigned bad;
+};
+
+void run_new_id(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	char ts[32];
+
+	gmtime_r(&t, &tm);
+	strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(buf, size, "%s-%04x", ts, (unsigned)(order_new_seed() & 0xffff));
+}
+
+static unsigned timeout_for(void *data, const char *test)
+{
+	struct run_ctx *c = data;
+
+	return plan_timeout_for(c->o->plan, test);
+}
+
+static int on_result(void *data, struct test_result *t)
+{
+	struct run_ctx *c = data;
+	int r;
+
+	if (t->status == TS_FAIL || t->status == TS_TIMEOUT || t->status == TS_CRASH || t->status == TS_ERROR)
+		c->bad++;
+	log_info("%s %s: %s%s%s", c->cfg->name, t->name, test_status_to_string(t->status),
+		 t->reason[0] ? ": " : "", t->reason);
+	r = bundle_record_test(c->b, c->config, c->iteration, t, c->result_dir);
+	if (r == 0)
+		r = bundle_write(c->b);
+	if (r < 0)
+		log_err("write bundle '%s' failed: %s", c->b->dir, strerror(-r));
+	return 0;
+}
+
+static int run_one_config(struct run_ctx *c, char *err, size_t es)
+{
+	const struct run_opts *o = c->o;
+	const struct plan *p = o->plan;
+	struct expunge_ctx ectx = o->ctx;
+	struct selection sel = { 0 };
+	int r;
+
+	ectx.fs = c->cfg->fstype;
+	ectx.config = c->cfg->name;
+	r = select_tests(o->fstests, c->cfg->fstype, p, o->expunges, &ectx, &sel, err, es);
+	if (r < 0)
+		return r;
+	if (c->cfg->section)
+		snprintf(c->result_dir, sizeof(c->result_dir), "%s/%s", c->cfg->result_base, c->cfg->section);
+	else
+		snprintf(c->result_dir, sizeof(c->result_dir), "%s", c->cfg->result_base);
+
+	for (unsigned it = 0; it < p->iterations && r >= 0 && r != RUNNER_UNKILLABLE; it++) {
+		char **order = NULL, seedbuf[32] = "";
+		struct test_result *tests;
+		size_t n = 0;
+		struct runner_opts ro = {
+			.fstests = o->fstests, .host_options = c->cfg->host_options,
+			.section = c->cfg->section, .kmsg = o->kmsg, .sysrq = o->sysrq,
+			.rerun_failures = p->rerun_failures, .timeout_for = timeout_for,
+			.on_result = on_result, .data = c,
+		};
+
+		for (size_t i = 0; i < sel.n; i++)
+			if (sel.v[i].state == SEL_RUN && strv_push(&order, sel.v[i].name) < 0) {
+				strv_free(order);
+				selection_release(&sel);
+				return -ENOMEM;
+			}
+		if (p->order == ORDER_RANDOM) {
+			uint64_t s = order_derive_seed(p->seed, it, c->cfg->name);
+
+			snprintf(seedbuf, sizeof(seedbuf), "%" PRIu64, s);
+			order_shuffle(order, strv_length(order), s);
+		}
+		c->iteration = bundle_add_iteration(c->config, it, seedbuf[0] ? seedbuf : NULL, order);
+		for (size_t i = 0; i < sel.n; i++)
+			if (sel.v[i].state != SEL_RUN) {
+				bundle_record_skipped(c->iteration, sel.v[i].name,
+						      sel.v[i].state == SEL_EXPUNGED ? "expunged" : "error",
+						      sel.v[i].reason, sel.v[i].source);
+				c->bad += sel.v[i].state == SEL_UNKNOWN;
+			}
+		bundle_write(c->b);
+		n = strv_length(order);
+		tests = calloc(n ? n : 1, sizeof(*tests));
+		if (!tests) {
+			strv_free(order);
+			selection_release(&sel);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < n; i++)
+			snprintf(tests[i].name, sizeof(tests[i].name), "%s", order[i]);
+		r = n ? runner_run(&ro, tests, n) : 0;
+		for (size_t i = 0; i < n; i++)
+			free(tests[i].kernel_log);
+		free(tests);
+		strv_free(order);
+	}
+	selection_release(&sel);
+	return r;
+}
+
+int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
+{
+	struct run_ctx c = { .o = o, .b = b };
+	int r = 0;
+
+	for (size_t i = 0; i < o->n_configs && r != RUNNER_UNKILLABLE; i++) {
+		char err[512] = "";
+
+		c.cfg = &o->configs[i];
+		c.config = bundle_add_config(b, c.cfg->name);
+		r = run_one_config(&c, err, sizeof(err));
+		if (r < 0) {
+			log_err("config '%s': %s", c.cfg->name, err[0] ? err : strerror(-r));
+			bundle_config_status(c.config, "error", err[0] ? err : strerror(-r));
+			c.bad++;
+		}
+		bundle_write(b);
+	}
+	*ret_bad = c.bad;
+	return r < 0 ? r : r == RUNNER_UNKILLABLE ? RUNNER_UNKILLABLE : 0;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One run of a plan: for each config, select the tests, and for each
+ * iteration order them and drive check through the runner, recording every
+ * result in the bundle as it comes. Shared by PID 1 and `fsagent run`.
+ */
+#pragma once
+
+#include <stdbool.h>
+
+#include "bundle.h"
+#include "expunge.h"
+#include "plan.h"
+
+struct run_config {
+	const char *name;	  /* "xfs/4k" */
+	const char *fstype;	  /* "xfs" */
+	const char *host_options; /* the fstests config for it (absolute) */
+	const char *section;	  /* its section, or NULL */
+	const char *result_base;  /* check's RESULT_BASE, to collect artifacts */
+};
+
+struct run_opts {
+	const char *fstests;
+	const char *kmsg; /* as runner_opts.kmsg */
+	bool sysrq;
+	const struct plan *plan;
+	const struct expunge_list *expunges;
+	struct expunge_ctx ctx; /* config and fs are set per config */
+	const struct run_config *configs;
+	size_t n_configs;
+};
+
+/*
+ * Run everything into b (created by the caller). *ret_bad gets the number of
+ * tests that failed, timed out, crashed or errored. Returns 0,
+ * RUNNER_UNKILLABLE, or -errno.
+ */
+int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad);
+
+/* A run id: UTC time plus 4 random hex digits ("20261203T100102Z-3fa2"). */
+void run_new_id(char *buf, size_t size);
