@@ -9,6 +9,7 @@
 #include "expunge.h"
 #include "order.h"
 #include "plan.h"
+#include "report.h"
 #include "run.h"
 #include "util/strv.h"
 #include "frame.h"
@@ -312,6 +313,61 @@ out:
 	return status;
 }
 
+static int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "junit", required_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	const char *junit = NULL, *path;
+	json_error_t jerr;
+	json_t *b;
+	char err[256];
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': junit = optarg; break;
+		case 'h':
+			printf("usage: fsagent report BUNDLE.json [--junit FILE]\n"
+			       "Summarise a run: counts per status per config, failures with reasons, flaky\n"
+			       "tests, kernel findings, lockdep coverage; --junit writes JUnit XML too.\n");
+			return 0;
+		default: return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		log_err("usage: fsagent report BUNDLE.json [--junit FILE]");
+		return 2;
+	}
+	path = argv[optind];
+	b = json_load_file(path, 0, &jerr);
+	if (!b) {
+		log_err("%s: line %d: %s", path, jerr.line, jerr.text);
+		return 1;
+	}
+	if (report_check_bundle(b, err, sizeof(err)) < 0) {
+		log_err("%s: %s", path, err);
+		json_decref(b);
+		return 1;
+	}
+	report_text(b, stdout);
+	if (junit) {
+		FILE *f = fopen(junit, "we");
+
+		if (!f) {
+			log_err("open '%s' failed: %s", junit, strerror(errno));
+			json_decref(b);
+			return 1;
+		}
+		report_junit(b, f);
+		fclose(f);
+	}
+	json_decref(b);
+	return 0;
+}
+
 static int cmd_version(int argc _unused_, char **argv _unused_)
 {
 	printf("fsagent %s\n", FSAGENT_VERSION);
@@ -322,6 +378,7 @@ static const struct command commands[] = {
 	{ "init", cmd_init, "boot the test VM (run as PID 1)" },
 	{ "caps", cmd_caps, "print the machine inventory as JSON" },
 	{ "run", cmd_run, "run a plan through fstests' check here (subreaper, no VM)" },
+	{ "report", cmd_report, "summarise a bundle; --junit FILE exports JUnit XML" },
 	{ "unframe", cmd_unframe, "cut a framed document out of a console log" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show this help" },
