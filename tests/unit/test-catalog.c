@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+/* catalog: every shipped config parses; all-lists; what a machine cannot serve; fstests sections. */
+#include "unit.h"
+#include "catalog.h"
+#include "util/strv.h"
+
+#include <errno.h>
+
+#define CATALOG FIXTURE_DIR "/../../image/configs"
+
+static void test_every_config_loads(void **state)
+{
+	const char *fss[] = { "xfs", "ext4", "btrfs" };
+	char err[256] = "";
+
+	(void)state;
+	for (size_t f = 0; f < 3; f++) {
+		char all[16], **names = NULL, *v[] = { all, NULL };
+
+		snprintf(all, sizeof(all), "%s/all", fss[f]);
+		assert_int_equal(catalog_expand(CATALOG, v, &names, err, sizeof(err)), 0);
+		assert_true(strv_length(names) >= 3);
+		for (size_t i = 0; names[i]; i++) {
+			struct fs_config c;
+
+			if (catalog_load(CATALOG, names[i], &c, err, sizeof(err)) < 0)
+				fail_msg("%s", err);
+			assert_string_equal(c.name, names[i]);
+			fs_config_release(&c);
+		}
+		strv_free(names);
+	}
+}
+
+static void test_expand(void **state)
+{
+	char a[] = "ext4/1k", b[] = "xfs/all", c[] = "xfs/4k", *v[] = { a, b, c, NULL }, **out = NULL, err[256];
+	char bad[] = "zfs/all", *w[] = { bad, NULL };
+
+	(void)state;
+	assert_int_equal(catalog_expand(CATALOG, v, &out, err, sizeof(err)), 0);
+	assert_int_equal(strv_length(out), 13); /* ext4/1k + 12 xfs, xfs/4k not twice */
+	assert_string_equal(out[0], "ext4/1k");
+	assert_string_equal(out[1], "xfs/4k");
+	assert_string_equal(out[12], "xfs/dax");
+	strv_free(out);
+	assert_int_equal(catalog_expand(CATALOG, w, &out, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "config 'zfs/all': no such filesystem in the catalog");
+}
+
+static struct device dv[6];
+static struct roles roles_with(bool log, bool scratch)
+{
+	struct roles r = { 0 };
+	const char *names[] = { "vdb", "vdc", "vdd", "vde", "vdf" };
+	const enum role rl[] = { ROLE_TEST, ROLE_SCRATCH, ROLE_LOG, ROLE_POOL, ROLE_POOL };
+
+	for (size_t i = 0; i < 5; i++) {
+		snprintf(dv[i].devnode, sizeof(dv[i].devnode), "/dev/%s", names[i]);
+		if ((rl[i] == ROLE_LOG && !log) || (rl[i] == ROLE_SCRATCH && !scratch))
+			continue;
+		r.v[r.n++] = (struct role_slot){ .role = rl[i], .index = i == 4, .dev = &dv[i], .state = ROLE_ASSIGNED };
+	}
+	return r;
+}
+
+static void test_unmet(void **state)
+{
+	struct fs_config c;
+	char err[256], why[128], *caps[] = { NULL };
+	struct roles r = roles_with(false, true);
+	json_t *opts = json_pack("{s:s, s:n}", "XFS_FS", "m", "XFS_RT");
+
+	(void)state;
+	assert_int_equal(catalog_load(CATALOG, "xfs/4k", &c, err, sizeof(err)), 0);
+	assert_null(catalog_unmet(&c, &r, caps, opts, why, sizeof(why)));
+	fs_config_release(&c);
+	assert_int_equal(catalog_load(CATALOG, "xfs/dax", &c, err, sizeof(err)), 0);
+	assert_string_equal(catalog_unmet(&c, &r, caps, opts, why, sizeof(why)), "no DAX device");
+	fs_config_release(&c);
+	assert_int_equal(catalog_load(CATALOG, "xfs/logdev", &c, err, sizeof(err)), 0);
+	assert_string_equal(catalog_unmet(&c, &r, caps, opts, why, sizeof(why)), "no log device");
+	fs_config_release(&c);
+	r = roles_with(true, true);
+	assert_int_equal(catalog_load(CATALOG, "xfs/realtime_logdev", &c, err, sizeof(err)), 0);
+	assert_string_equal(catalog_unmet(&c, &r, caps, opts, why, sizeof(why)), "no realtime device");
+	fs_config_release(&c);
+	assert_int_equal(catalog_load(CATALOG, "btrfs/default", &c, err, sizeof(err)), 0);
+	r = roles_with(false, false);
+	assert_null(catalog_unmet(&c, &r, caps, opts, why, sizeof(why))); /* the pool stands for scratch */
+	fs_config_release(&c);
+	json_decref(opts);
+}
+
+static char *section(const char *name, const char *extra_mkfs, const char *extra_mount, struct roles *r)
+{
+	struct fs_config c;
+	struct plan p;
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_int_equal(plan_init(&p), 0);
+	if (extra_mkfs)
+		assert_int_equal(plan_set(&p, "t", 1, "mkfs_options", extra_mkfs, err, sizeof(err)), 0);
+	if (extra_mount)
+		assert_int_equal(plan_set(&p, "t", 2, "mount_options", extra_mount, err, sizeof(err)), 0);
+	assert_int_equal(catalog_load(CATALOG, name, &c, err, sizeof(err)), 0);
+	assert_int_equal(catalog_write_section(&c, &p, r, "/results/runs/x/fstests", f, err, sizeof(err)), 0);
+	fclose(f);
+	fs_config_release(&c);
+	plan_release(&p);
+	return buf;
+}
+
+static void test_sections(void **state)
+{
+	struct roles r = roles_with(true, true);
+	char *s;
+
+	(void)state;
+	s = section("xfs/quota_1k", "-m reflink=1", "-o noatime", &r);
+	assert_string_equal(s, "[xfs_quota_1k]\n"
+			       "FSTYP=\"xfs\"\n"
+			       "TEST_DEV=\"/dev/vdb\"\n"
+			       "TEST_DIR=\"/mnt/test\"\n"
+			       "SCRATCH_DEV=\"/dev/vdc\"\n"
+			       "SCRATCH_MNT=\"/mnt/scratch\"\n"
+			       "MKFS_OPTIONS=\"-b size=1024 -m reflink=1\"\n"
+			       "MOUNT_OPTIONS=\"-o usrquota,grpquota,prjquota -o noatime\"\n"
+			       "TEST_FS_MOUNT_OPTS=\"-o usrquota,grpquota,prjquota -o noatime\"\n"
+			       "RESULT_BASE=\"/results/runs/x/fstests\"\n");
+	free(s);
+	s = section("xfs/logdev", NULL, NULL, &r);
+	assert_non_null(strstr(s, "USE_EXTERNAL=\"yes\"\nSCRATCH_LOGDEV=\"/dev/vdd\"\n"));
+	free(s);
+	s = section("btrfs/default", NULL, NULL, &r);
+	assert_non_null(strstr(s, "SCRATCH_DEV_POOL=\"/dev/vde /dev/vdf\"\n"));
+	assert_null(strstr(s, "SCRATCH_DEV="));
+	free(s);
+}
+
+static void test_bad(void **state)
+{
+	struct fs_config c;
+	struct plan p;
+	struct roles r = roles_with(true, true);
+	char err[256] = "", *buf = NULL;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(catalog_parse("x/y", "cfg/x/y", "fstype = xfs\nmkfs = -b 4096\ncolour = red\n", &c, err,
+				       sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "cfg/x/y:3: key 'colour': unknown key");
+	assert_int_equal(catalog_parse("x/y", "cfg/x/y", "mkfs = -b 4096\n", &c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "cfg/x/y: key 'fstype': missing");
+	assert_int_equal(catalog_parse("x/y", "f", "fstype = xfs\ndevices = log, tape\n", &c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "f:2: key 'devices': unknown device 'tape'");
+	assert_int_equal(catalog_load(CATALOG, "xfs/9k", &c, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "config 'xfs/9k': no such config in the catalog");
+	assert_int_equal(catalog_load(CATALOG, "../../etc/passwd", &c, err, sizeof(err)), -EINVAL);
+	/* an option check's config parser would mangle is refused, not written */
+	assert_int_equal(plan_init(&p), 0);
+	assert_int_equal(plan_set(&p, "t", 1, "mount_options", "-o context=\"x\"", err, sizeof(err)), 0);
+	assert_int_equal(catalog_load(CATALOG, "xfs/4k", &c, err, sizeof(err)), 0);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(catalog_write_section(&c, &p, &r, "/r", f, err, sizeof(err)), -EINVAL);
+	fclose(f);
+	free(buf);
+	assert_non_null(strstr(err, "key 'MOUNT_OPTIONS'"));
+	fs_config_release(&c);
+	plan_release(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_config_loads), cmocka_unit_test(test_expand),
+		cmocka_unit_test(test_unmet),		   cmocka_unit_test(test_sections),
+		cmocka_unit_test(test_bad),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
