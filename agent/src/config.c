@@ -94,6 +94,14 @@ static int parse_one(struct boot_config *c, const char *key, const char *val, ch
 		return set_list(&c->modules, key, val, err, es);
 	if (streq(k, "fs"))
 		return set_list(&c->fs, key, val, err, es);
+	if (streq(k, "fstests") || streq(k, "catalog")) {
+		if (val[0] != '/' || strstr(val, "..")) {
+			snprintf(err, es, "key '%s': '%s' is not an absolute path", key, val);
+			return -EINVAL;
+		}
+		*(streq(k, "fstests") ? &c->fstests : &c->catalog) = val;
+		return 0;
+	}
 	if (streq(k, "hostname")) {
 		if (!*val || strlen(val) > 63) {
 			snprintf(err, es, "key '%s': hostname must have 1 to 63 characters", key);

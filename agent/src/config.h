@@ -13,6 +13,7 @@
  *   fsagent.fs=FS[,FS]        filesystems whose modules to load
  *   fsagent.action=poweroff|reboot|halt
  *   fsagent.hostname=NAME     fsagent.loglevel=0..3   fsagent.udev=auto|0|1
+ *   fsagent.fstests=DIR       fsagent.catalog=DIR     (image layout overrides)
  *   fsagent.<plan key>=VALUE  any run plan key (plan.h), e.g. fsagent.seed=42
  */
 #pragma once
@@ -32,6 +33,8 @@ struct boot_config {
 	const char *modules;
 	const char *fs;
 	const char *hostname;
+	const char *fstests; /* the fstests tree, default /root/xfstests */
+	const char *catalog; /* the config catalog, default /etc/fsagent/configs */
 	enum boot_action action;
 	enum udev_mode udev;
 	int loglevel;

@@ -12,6 +12,8 @@
 #include "mount.h"
 #include "proc.h"
 #include "results.h"
+#include "runner.h"
+#include "session.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/sysroot.h"
@@ -533,6 +535,10 @@ static void write_documents(const char *fatal)
 			    strlen(text));
 }
 
+/* what the run session ended with, for the final status line */
+static char session_summary[512];
+static int session_status;
+
 static _noreturn_ void pid1_finish(const char *fatal)
 {
 	enum boot_action action = g.cfg.buf ? g.cfg.action : ACTION_POWEROFF;
@@ -557,10 +563,14 @@ static _noreturn_ void pid1_finish(const char *fatal)
 		dprintf(g.console >= 0 ? g.console : STDERR_FILENO,
 			"fsagent: final status: FATAL: %s; %s at %ld ms\n", fatal,
 			boot_action_to_string(action), boottime_ms());
+	else if (session_status > 0)
+		dprintf(g.console >= 0 ? g.console : STDERR_FILENO,
+			"fsagent: final status: TESTS FAILED: %s; %s at %ld ms\n", session_summary,
+			boot_action_to_string(action), boottime_ms());
 	else
 		dprintf(g.console >= 0 ? g.console : STDERR_FILENO,
-			"fsagent: final status: OK; %s at %ld ms\n", boot_action_to_string(action),
-			boottime_ms());
+			"fsagent: final status: OK%s%s; %s at %ld ms\n", session_summary[0] ? ": " : "",
+			session_summary, boot_action_to_string(action), boottime_ms());
 	reboot(cmd);
 	/* reboot(2) only returns on failure; PID 1 must not exit */
 	for (;;)
@@ -676,5 +686,16 @@ _noreturn_ void pid1_main(void)
 			   "fsagent.dev.results=)");
 	if (poll_signals())
 		pid1_fatal("stopped by %s", g.stop_reason);
+
+	/* caps.json first: whatever the run does, the inventory is on the disk */
+	write_documents(NULL);
+	r = session_run(&g.cfg, &g.inv, RESULTS_MNT, session_summary, sizeof(session_summary));
+	mark("run_done");
+	if (r < 0)
+		pid1_fatal("run: %s", session_summary);
+	if (r == RUNNER_UNKILLABLE)
+		/* resuming after a reboot is not there yet: stop rather than loop */
+		pid1_fatal("run stopped: a test survived SIGKILL (%s)", session_summary);
+	session_status = r;
 	pid1_finish(NULL);
 }

@@ -139,6 +139,18 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 
 		c.cfg = &o->configs[i];
 		c.config = bundle_add_config(b, c.cfg->name);
+		if (o->prepare) {
+			int p = o->prepare(o->data, c.cfg, err, sizeof(err));
+
+			if (p != 0) {
+				/* a config the machine cannot serve is not a failure */
+				log_info("config '%s' %s: %s", c.cfg->name, p > 0 ? "not run" : "failed", err);
+				bundle_config_status(c.config, p > 0 ? "notrun" : "error", err);
+				c.bad += p < 0;
+				bundle_write(b);
+				continue;
+			}
+		}
 		r = run_one_config(&c, err, sizeof(err));
 		if (r < 0) {
 			log_err("config '%s': %s", c.cfg->name, err[0] ? err : strerror(-r));

@@ -29,6 +29,13 @@ struct run_opts {
 	struct expunge_ctx ctx; /* config and fs are set per config */
 	const struct run_config *configs;
 	size_t n_configs;
+	/*
+	 * Called before a config runs (format devices, check they mount):
+	 * 0 to run it, >0 to record it not run, <0 to record an error; why
+	 * holds the reason. NULL: every config runs.
+	 */
+	int (*prepare)(void *data, const struct run_config *cfg, char *why, size_t size);
+	void *data;
 };
 
 /*

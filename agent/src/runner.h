@@ -54,7 +54,7 @@ struct runner_opts {
 };
 
 /* runner_run's soft outcomes, beside 0 and -errno */
-#define RUNNER_UNKILLABLE 1 /* a test survived SIGKILL: the machine must reboot */
+#define RUNNER_UNKILLABLE 3 /* a test survived SIGKILL: the machine must reboot */
 
 /*
  * Run tests[0..n) through check in that exact order. Results are filled in

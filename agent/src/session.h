@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The run session at boot: the plan from its three sources (image defaults,
+ * the results disk, the kernel command line), each config of the catalog
+ * formatted and checked on the designated devices, fstests run through the
+ * runner, and the bundle on the results disk.
+ */
+#pragma once
+
+#include <stddef.h>
+
+#include "config.h"
+#include "inventory.h"
+
+#define SESSION_DEFAULTS "/etc/fsagent/plan.conf"
+#define SESSION_FSTESTS "/root/xfstests"
+#define SESSION_CATALOG "/etc/fsagent/configs"
+#define SESSION_FAILED 2 /* tests failed */
+
+/*
+ * Run the plan, if it names configs. summary gets one line for the final
+ * status ("3 configs, 40 tests: 38 pass, 2 fail; bundle runs/<id>").
+ * Returns 0 (nothing failed, or nothing to run), SESSION_FAILED,
+ * RUNNER_UNKILLABLE (reboot and resume), or -errno with summary the error.
+ */
+int session_run(const struct boot_config *cfg, struct inventory *inv, const char *results, char *summary,
+		size_t size);
