@@ -51,7 +51,13 @@ void bundle_release(struct bundle *b)
 
 json_t *bundle_add_config(struct bundle *b, const char *name)
 {
-	json_t *c = json_pack("{s:s, s:s, s:n, s:[]}", "name", name, "status", "run", "reason", "iterations");
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
+		if (streq(json_string_value(json_object_get(c, "name")), name))
+			return c;
+	c = json_pack("{s:s, s:s, s:n, s:[]}", "name", name, "status", "run", "reason", "iterations");
 
 	json_array_append_new(json_object_get(b->doc, "configs"), c);
 	return c;
@@ -72,6 +78,48 @@ json_t *bundle_add_iteration(json_t *config, unsigned index, const char *seed, c
 	it = json_pack("{s:i, s:s?, s:o, s:[]}", "index", (int)index, "seed", seed, "order", ord, "tests");
 	json_array_append_new(json_object_get(config, "iterations"), it);
 	return it;
+}
+
+json_t *bundle_find_iteration(json_t *config, unsigned index)
+{
+	json_t *it;
+	size_t i;
+
+	json_array_foreach(json_object_get(config, "iterations"), i, it)
+		if (json_integer_value(json_object_get(it, "index")) == (json_int_t)index)
+			return it;
+	return NULL;
+}
+
+json_t *bundle_find_test(json_t *iteration, const char *name)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(iteration, "tests"), i, t)
+		if (streq(json_string_value(json_object_get(t, "name")), name))
+			return t;
+	return NULL;
+}
+
+int bundle_open(struct bundle *b, const char *results, const char *run_id)
+{
+	char path[PATH_MAX + 16];
+
+	memset(b, 0, sizeof(*b));
+	if (snprintf(b->dir, sizeof(b->dir), "%s/runs/%s", results, run_id) >= (int)sizeof(b->dir))
+		return -ENAMETOOLONG;
+	snprintf(path, sizeof(path), "%s/bundle.json", b->dir);
+	if (access(path, F_OK) < 0)
+		return -ENOENT;
+	b->doc = json_load_file(path, 0, NULL);
+	if (!b->doc || !streq(json_string_value(json_object_get(b->doc, "schema")) ?: "", BUNDLE_SCHEMA) ||
+	    !json_is_array(json_object_get(b->doc, "configs"))) {
+		json_decref(b->doc);
+		b->doc = NULL;
+		return -EBADMSG;
+	}
+	return 0;
 }
 
 static void replace_test(json_t *iteration, json_t *rec)

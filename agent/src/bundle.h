@@ -26,12 +26,24 @@ struct bundle {
 int bundle_create(struct bundle *b, const char *results, const char *run_id, json_t *plan, json_t *kernel);
 void bundle_release(struct bundle *b);
 
-/* Append a config ("xfs/4k") and return it (borrowed). */
+/* The config ("xfs/4k") of that name, appended if new (borrowed). */
 json_t *bundle_add_config(struct bundle *b, const char *name);
 /* Mark a config not run (or failed to set up) with a reason. */
 void bundle_config_status(json_t *config, const char *status, const char *reason);
 /* Append an iteration with its seed and order; returns it (borrowed). */
 json_t *bundle_add_iteration(json_t *config, unsigned index, const char *seed, char *const *order);
+
+/* The iteration of that index, or NULL (borrowed). */
+json_t *bundle_find_iteration(json_t *config, unsigned index);
+
+/* The record of test in iteration, or NULL (borrowed). */
+json_t *bundle_find_test(json_t *iteration, const char *name);
+
+/*
+ * Load <results>/runs/<run_id>/bundle.json to resume it. Returns 0,
+ * -ENOENT, or -EBADMSG when it is not a bundle of this schema.
+ */
+int bundle_open(struct bundle *b, const char *results, const char *run_id);
 
 /*
  * Record a test in iteration: its result, and artifacts copied from

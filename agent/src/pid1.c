@@ -154,6 +154,8 @@ static const struct early_mount early_mounts[] = {
 	{ "tracefs", "/sys/kernel/tracing", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL },
 	{ "configfs", "/sys/kernel/config", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL },
 	{ "cgroup2", "/sys/fs/cgroup", MS_NOSUID | MS_NODEV | MS_NOEXEC, "nsdelegate" },
+	/* what a crashed kernel left in ramoops: read when a run resumes */
+	{ "pstore", "/sys/fs/pstore", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL },
 };
 
 static bool fs_in_kernel(const char *fstype)
@@ -693,9 +695,14 @@ _noreturn_ void pid1_main(void)
 	mark("run_done");
 	if (r < 0)
 		pid1_fatal("run: %s", session_summary);
-	if (r == RUNNER_UNKILLABLE)
-		/* resuming after a reboot is not there yet: stop rather than loop */
-		pid1_fatal("run stopped: a test survived SIGKILL (%s)", session_summary);
+	if (r == RUNNER_UNKILLABLE) {
+		/* a test stuck in the kernel survived SIGKILL: reboot, the next boot resumes */
+		g.cfg.action = ACTION_REBOOT;
+		snprintf(session_summary + strlen(session_summary),
+			 sizeof(session_summary) - strlen(session_summary),
+			 "; rebooting to resume after an unkillable test");
+		r = SESSION_FAILED;
+	}
 	session_status = r;
 	pid1_finish(NULL);
 }

@@ -60,6 +60,32 @@ static int on_result(void *data, struct test_result *t)
 	return 0;
 }
 
+static void on_start(void *data, struct test_result *t)
+{
+	struct run_ctx *c = data;
+
+	if (c->o->on_start)
+		c->o->on_start(c->o->data, c->cfg->name,
+			       (unsigned)json_integer_value(json_object_get(c->iteration, "index")), t->name);
+}
+
+/* Whether a resumed config has nothing left: every iteration there, every test recorded. */
+static bool config_done(json_t *config, unsigned iterations)
+{
+	json_t *it = bundle_find_iteration(config, iterations - 1), *o;
+	size_t i;
+
+	if (!json_is_string(json_object_get(config, "status")) ||
+	    !streq(json_string_value(json_object_get(config, "status")), "run"))
+		return true; /* not run, or failed to set up: recorded already */
+	if (!it)
+		return false;
+	json_array_foreach(json_object_get(it, "order"), i, o)
+		if (!bundle_find_test(it, json_string_value(o)))
+			return false;
+	return json_array_size(json_object_get(config, "iterations")) > 0;
+}
+
 static int run_one_config(struct run_ctx *c, char *err, size_t es)
 {
 	const struct run_opts *o = c->o;
@@ -86,29 +112,44 @@ static int run_one_config(struct run_ctx *c, char *err, size_t es)
 			.fstests = o->fstests, .host_options = c->cfg->host_options,
 			.section = c->cfg->section, .kmsg = o->kmsg, .sysrq = o->sysrq,
 			.rerun_failures = p->rerun_failures, .timeout_for = timeout_for,
-			.on_result = on_result, .data = c,
+			.on_result = on_result, .on_start = on_start, .data = c,
 		};
 
-		for (size_t i = 0; i < sel.n; i++)
-			if (sel.v[i].state == SEL_RUN && strv_push(&order, sel.v[i].name) < 0) {
-				strv_free(order);
-				selection_release(&sel);
-				return -ENOMEM;
-			}
-		if (p->order == ORDER_RANDOM) {
-			uint64_t s = order_derive_seed(p->seed, it, c->cfg->name);
+		c->iteration = bundle_find_iteration(c->config, it);
+		if (c->iteration) {
+			/* resuming: the recorded order, minus what already has a result */
+			json_t *name;
+			size_t k;
 
-			snprintf(seedbuf, sizeof(seedbuf), "%" PRIu64, s);
-			order_shuffle(order, strv_length(order), s);
-		}
-		c->iteration = bundle_add_iteration(c->config, it, seedbuf[0] ? seedbuf : NULL, order);
-		for (size_t i = 0; i < sel.n; i++)
-			if (sel.v[i].state != SEL_RUN) {
-				bundle_record_skipped(c->iteration, sel.v[i].name,
-						      sel.v[i].state == SEL_EXPUNGED ? "expunged" : "error",
-						      sel.v[i].reason, sel.v[i].source);
-				c->bad += sel.v[i].state == SEL_UNKNOWN;
+			json_array_foreach(json_object_get(c->iteration, "order"), k, name)
+				if (!bundle_find_test(c->iteration, json_string_value(name)) &&
+				    strv_push(&order, json_string_value(name)) < 0) {
+					strv_free(order);
+					selection_release(&sel);
+					return -ENOMEM;
+				}
+		} else {
+			for (size_t i = 0; i < sel.n; i++)
+				if (sel.v[i].state == SEL_RUN && strv_push(&order, sel.v[i].name) < 0) {
+					strv_free(order);
+					selection_release(&sel);
+					return -ENOMEM;
+				}
+			if (p->order == ORDER_RANDOM) {
+				uint64_t s = order_derive_seed(p->seed, it, c->cfg->name);
+
+				snprintf(seedbuf, sizeof(seedbuf), "%" PRIu64, s);
+				order_shuffle(order, strv_length(order), s);
 			}
+			c->iteration = bundle_add_iteration(c->config, it, seedbuf[0] ? seedbuf : NULL, order);
+			for (size_t i = 0; i < sel.n; i++)
+				if (sel.v[i].state != SEL_RUN) {
+					bundle_record_skipped(c->iteration, sel.v[i].name,
+							      sel.v[i].state == SEL_EXPUNGED ? "expunged" : "error",
+							      sel.v[i].reason, sel.v[i].source);
+					c->bad += sel.v[i].state == SEL_UNKNOWN;
+				}
+		}
 		bundle_write(c->b);
 		n = strv_length(order);
 		tests = calloc(n ? n : 1, sizeof(*tests));
@@ -139,6 +180,12 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 
 		c.cfg = &o->configs[i];
 		c.config = bundle_add_config(b, c.cfg->name);
+		if (json_array_size(json_object_get(c.config, "iterations")) > 0 &&
+		    config_done(c.config, o->plan->iterations))
+			continue; /* resumed: finished before the crash */
+		if (!json_is_string(json_object_get(c.config, "status")) ||
+		    !streq(json_string_value(json_object_get(c.config, "status")), "run"))
+			continue;
 		if (o->prepare) {
 			int p = o->prepare(o->data, c.cfg, err, sizeof(err));
 

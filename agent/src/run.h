@@ -35,11 +35,15 @@ struct run_opts {
 	 * holds the reason. NULL: every config runs.
 	 */
 	int (*prepare)(void *data, const struct run_config *cfg, char *why, size_t size);
+	/* Called before each test starts (durable progress); may be NULL. */
+	void (*on_start)(void *data, const char *config, unsigned iteration, const char *test);
 	void *data;
 };
 
 /*
- * Run everything into b (created by the caller). *ret_bad gets the number of
+ * Run everything into b (created by the caller, or reopened to resume:
+ * configs and iterations already in it are continued, with their recorded
+ * order, and tests already recorded are not run again). *ret_bad gets the number of
  * tests that failed, timed out, crashed or errored. Returns 0,
  * RUNNER_UNKILLABLE, or -errno.
  */

@@ -265,6 +265,21 @@ static bool reap(pid_t check, int *status)
 	return done;
 }
 
+/* Wait up to ms for every process of the group to be gone (reaping them). */
+static bool group_gone(struct proc *p, unsigned ms)
+{
+	double deadline = now_s() + ms / 1000.0;
+	int st;
+
+	while (now_s() < deadline) {
+		reap(p->pid, &st);
+		if (kill(-p->pid, 0) < 0 && errno == ESRCH)
+			return true;
+		usleep(50000);
+	}
+	return false;
+}
+
 /* Wait up to ms for check to exit, reading its output meanwhile. */
 static bool wait_exit(struct proc *p, struct checkout *co, int outfd, unsigned ms, int *status)
 {
@@ -359,11 +374,13 @@ static int run_batch(struct run *r, size_t first)
 				killed = true;
 				exited = wait_exit(&p, &co, pipefd[0], o->kill_grace_ms ? o->kill_grace_ms : 5000,
 						   &status);
-				if (!exited) {
-					proc_kill_group(&p, SIGKILL);
+				/* KILL the whole group even when check went: the test may not have */
+				proc_kill_group(&p, SIGKILL);
+				if (!exited)
 					exited = wait_exit(&p, &co, pipefd[0],
 							   o->dead_wait_ms ? o->dead_wait_ms : 10000, &status);
-				}
+				if (exited && !group_gone(&p, o->dead_wait_ms ? o->dead_wait_ms : 10000))
+					exited = false; /* a process of the test is stuck in the kernel */
 				drain_kmsg(r);
 				t->status = TS_TIMEOUT;
 				t->duration = now_s() - r->started_at;

@@ -10,18 +10,33 @@
 #include "mount.h"
 #include "order.h"
 #include "plan.h"
+#include "results.h"
 #include "run.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/macro.h"
 #include "util/strv.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
+#define CRASH_LOOP_BOOTS 3 /* boots in a row without a new result before a run stops */
+
+struct progress {
+	const char *results;
+	const char *run_id;
+	char dir[PATH_MAX];
+	int boots, stalled;
+	size_t recorded;
+};
+
 struct session {
+	struct progress pg;
 	const struct boot_config *cfg;
 	struct inventory *inv;
 	const struct plan *plan;
@@ -91,6 +106,105 @@ static int load_expunges(const struct plan *p, const char *results, struct expun
 	return 0;
 }
 
+static size_t count_recorded(json_t *bundle)
+{
+	json_t *c, *it;
+	size_t i, k, n = 0;
+
+	json_array_foreach(json_object_get(bundle, "configs"), i, c)
+		json_array_foreach(json_object_get(c, "iterations"), k, it)
+			n += json_array_size(json_object_get(it, "tests"));
+	return n;
+}
+
+/* Durable before each test: which test is in flight (NULL: none). */
+static void progress_write(struct progress *pg, const char *config, unsigned iteration, const char *test)
+{
+	json_auto_t *j = json_pack("{s:s, s:s?, s:i, s:s?, s:I, s:i, s:i, s:I}", "run_id", pg->run_id, "config",
+				   config, "iteration", (int)iteration, "test", test, "started",
+				   (json_int_t)time(NULL), "boots", pg->boots, "stalled_boots", pg->stalled,
+				   "recorded", (json_int_t)pg->recorded);
+	int r = j ? results_write_json(pg->dir, "progress.json", j) : -ENOMEM;
+
+	if (r < 0)
+		log_err("write '%s/progress.json' failed: %s", pg->dir, strerror(-r));
+}
+
+/* The last lines the crashed kernel left in pstore (then cleared), or NULL. */
+static char *pstore_tail(void)
+{
+	DIR *d = opendir("/sys/fs/pstore");
+	struct dirent *de;
+	char *all = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&all, &len);
+
+	while (d && f && (de = readdir(d))) {
+		_cleanup_free_ char *buf = NULL;
+		char path[PATH_MAX];
+
+		if (!startswith(de->d_name, "dmesg-") && !startswith(de->d_name, "console-"))
+			continue;
+		snprintf(path, sizeof(path), "/sys/fs/pstore/%s", de->d_name);
+		if (fileio_read_full(path, &buf, NULL) == 0) {
+			fprintf(f, "--- pstore %s\n%s\n", de->d_name, buf);
+			unlink(path); /* read once: a later crash must not inherit it */
+		}
+	}
+	if (d)
+		closedir(d);
+	if (f)
+		fclose(f);
+	if (all && !*all) {
+		free(all);
+		return NULL;
+	}
+	/* keep the end: the oops and the panic are the last lines */
+	if (all && len > 16384) {
+		memmove(all, all + len - 16384, 16384);
+		all[16384] = '\0';
+	}
+	return all;
+}
+
+/* The test that was running when the machine went down: recorded as a crash. */
+static void record_crash(struct bundle *b, json_t *progress)
+{
+	const char *cname = json_string_value(json_object_get(progress, "config"));
+	const char *test = json_string_value(json_object_get(progress, "test"));
+	json_t *config = NULL, *it, *c;
+	struct test_result t = { 0 };
+	size_t i;
+
+	if (!cname || !test)
+		return;
+	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
+		if (streq(json_string_value(json_object_get(c, "name")), cname))
+			config = c;
+	it = config ? bundle_find_iteration(config, (unsigned)json_integer_value(json_object_get(progress, "iteration"))) : NULL;
+	if (!it || bundle_find_test(it, test))
+		return;
+	snprintf(t.name, sizeof(t.name), "%s", test);
+	t.status = TS_CRASH;
+	t.duration = (double)(time(NULL) - json_integer_value(json_object_get(progress, "started")));
+	if (t.duration < 0)
+		t.duration = 0;
+	t.kernel_log = pstore_tail();
+	t.kernel_log_len = t.kernel_log ? strlen(t.kernel_log) : 0;
+	snprintf(t.reason, sizeof(t.reason), "the machine crashed or was reset during the test%s",
+		 t.kernel_log ? " (kernel log from pstore kept)" : "");
+	log_warn("%s %s: crash: resuming after it", cname, test);
+	bundle_record_test(b, config, it, &t, NULL);
+	free(t.kernel_log);
+}
+
+static void on_start(void *data, const char *config, unsigned iteration, const char *test)
+{
+	struct session *s = data;
+
+	progress_write(&s->pg, config, iteration, test);
+}
+
 /* Format the test device, check it mounts, and write the config's section. */
 static int prepare(void *data, const struct run_config *rc, char *why, size_t size)
 {
@@ -149,7 +263,8 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 	struct expunge_list expunges = { 0 };
 	struct session s = { .cfg = cfg, .inv = inv, .catalog = cfg->catalog ? cfg->catalog : SESSION_CATALOG };
 	const char *fstests = cfg->fstests ? cfg->fstests : SESSION_FSTESTS;
-	char err[512] = "", run_id[64], rbase[PATH_MAX], **names = NULL, **sections = NULL;
+	char err[512] = "", run_id[64], rbase[PATH_MAX], cur[PATH_MAX], **names = NULL, **sections = NULL;
+	_cleanup_free_ char *resume_id = NULL;
 	struct bundle b = { 0 };
 	struct plan plan;
 	unsigned bad = 0;
@@ -168,16 +283,61 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 		plan.seed = order_new_seed();
 		plan.seed_set = true;
 	}
-	run_new_id(run_id, sizeof(run_id));
-	r = bundle_create(&b, results, run_id, plan_to_json(&plan), json_incref(json_object_get(inv->doc, "kernel")));
-	if (r < 0) {
-		snprintf(summary, ss, "create bundle in '%s' failed: %s", results, strerror(-r));
-		plan_release(&plan);
-		return r;
+	/* a run in progress on the results disk is resumed, not started again */
+	snprintf(cur, sizeof(cur), "%s/current-run", results);
+	if (fileio_read_line(cur, &resume_id) == 0 && resume_id[0] &&
+	    bundle_open(&b, results, resume_id) == 0) {
+		char ppath[PATH_MAX + 32];
+		json_t *seed = json_object_get(json_object_get(b.doc, "plan"), "seed");
+		json_auto_t *progress = NULL;
+
+		snprintf(run_id, sizeof(run_id), "%s", resume_id);
+		snprintf(ppath, sizeof(ppath), "%s/progress.json", b.dir);
+		progress = json_load_file(ppath, 0, NULL);
+		/* the orders not yet drawn come from the run's own seed */
+		if (json_is_string(seed)) {
+			plan.seed = strtoull(json_string_value(seed), NULL, 10);
+			plan.seed_set = true;
+		}
+		s.pg.boots = (int)json_integer_value(json_object_get(progress, "boots")) + 1;
+		s.pg.stalled = (int)json_integer_value(json_object_get(progress, "stalled_boots"));
+		record_crash(&b, progress);
+		s.pg.recorded = count_recorded(b.doc);
+		if ((json_int_t)s.pg.recorded <= json_integer_value(json_object_get(progress, "recorded")))
+			s.pg.stalled++;
+		else
+			s.pg.stalled = 0;
+		log_info("resuming run %s (boot %d)", run_id, s.pg.boots);
+		json_object_set_new(b.doc, "state", json_string("running"));
+		json_object_set_new(b.doc, "boots", json_integer(s.pg.boots));
+		bundle_write(&b);
+		if (s.pg.stalled >= CRASH_LOOP_BOOTS) {
+			snprintf(err, sizeof(err), "run keeps crashing: %d boots in a row without a new result",
+				 s.pg.stalled);
+			bundle_set(&b, "error", json_string(err));
+			bundle_finish(&b, "stopped");
+			unlink(cur);
+			snprintf(summary, ss, "%s (bundle runs/%s)", err, run_id);
+			r = -EIO;
+			goto out;
+		}
+	} else {
+		run_new_id(run_id, sizeof(run_id));
+		r = bundle_create(&b, results, run_id, plan_to_json(&plan),
+				  json_incref(json_object_get(inv->doc, "kernel")));
+		if (r < 0) {
+			snprintf(summary, ss, "create bundle in '%s' failed: %s", results, strerror(-r));
+			plan_release(&plan);
+			return r;
+		}
+		json_decref(json_object_get(b.doc, "plan"));
+		json_decref(json_object_get(b.doc, "kernel"));
+		bundle_set(&b, "caps", json_incref(inv->doc));
+		s.pg.boots = 1;
 	}
-	json_decref(json_object_get(b.doc, "plan"));
-	json_decref(json_object_get(b.doc, "kernel"));
-	bundle_set(&b, "caps", json_incref(inv->doc));
+	s.pg.results = results;
+	s.pg.run_id = run_id;
+	snprintf(s.pg.dir, sizeof(s.pg.dir), "%s", b.dir);
 	/* never a run on a misread plan: record the error and stop */
 	if (pr < 0 || load_expunges(&plan, results, &expunges, err, sizeof(err)) < 0 ||
 	    catalog_expand(s.catalog, plan.configs, &names, err, sizeof(err)) < 0) {
@@ -218,10 +378,14 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 	}
 	for (size_t i = 0; i < s.n; i++)
 		s.rc[i] = (struct run_config){ s.fsc[i].name, s.fsc[i].fstype, s.host_options, sections[i], rbase };
+	bundle_write(&b);
+	progress_write(&s.pg, NULL, 0, NULL);
+	fileio_write_atomic(cur, run_id, strlen(run_id));
 	{
 		char **caps = inventory_cap_names(inv);
 		struct run_opts ro = { .fstests = fstests, .sysrq = true, .plan = &plan, .expunges = &expunges,
-				       .configs = s.rc, .n_configs = s.n, .prepare = prepare, .data = &s };
+				       .configs = s.rc, .n_configs = s.n, .prepare = prepare,
+				       .on_start = on_start, .data = &s };
 
 		ro.ctx.kernel = inv->caps.version;
 		ro.ctx.arch = json_string_value(json_object_get(json_object_get(inv->doc, "machine"), "arch"));
@@ -236,7 +400,17 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 		snprintf(dst, sizeof(dst), "%s/fstests.config", b.dir);
 		bundle_copy_file(s.host_options, dst);
 	}
-	bundle_finish(&b, r < 0 ? "error" : r == RUNNER_UNKILLABLE ? "stopped" : "complete");
+	s.pg.recorded = count_recorded(b.doc);
+	if (r == RUNNER_UNKILLABLE) {
+		/* nothing in flight: the next boot goes on after the stuck test */
+		json_object_set_new(b.doc, "state", json_string("running"));
+		bundle_write(&b);
+		progress_write(&s.pg, NULL, 0, NULL);
+	} else {
+		bundle_finish(&b, r < 0 ? "error" : "complete");
+		progress_write(&s.pg, NULL, 0, NULL);
+		unlink(cur);
+	}
 	{
 		json_t *counts = json_object_get(b.doc, "counts"), *v;
 		const char *k;
@@ -245,6 +419,15 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 		json_object_foreach(counts, k, v)
 			n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0, " %s %lld", k,
 				      (long long)json_integer_value(v));
+	}
+	/* failures of earlier boots of a resumed run count too */
+	{
+		json_t *cn = json_object_get(b.doc, "counts");
+
+		bad = (unsigned)(json_integer_value(json_object_get(cn, "fail")) +
+				 json_integer_value(json_object_get(cn, "timeout")) +
+				 json_integer_value(json_object_get(cn, "crash")) +
+				 json_integer_value(json_object_get(cn, "error")));
 	}
 	if (r == 0)
 		r = bad ? SESSION_FAILED : 0;

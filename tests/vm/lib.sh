@@ -135,8 +135,22 @@ vm_results_disk() {
 	fi
 }
 
+# vm_results_replay FILE: replay the results disk's journal. After a crash
+# or reset the newest metadata (a rename that made bundle.json current) may
+# be in the journal only, and debugfs reads the disk without replaying it.
+vm_results_replay() { e2fsck -E journal_only -y "$1" >/dev/null 2>&1 || true; }
+
 # vm_results_get FILE PATH OUT: read one file back without root
-vm_results_get() { debugfs -R "dump $2 $3" "$1" >/dev/null 2>&1 && [ -s "$3" ]; }
+vm_results_get() {
+	vm_results_replay "$1"
+	debugfs -R "dump $2 $3" "$1" >/dev/null 2>&1 && [ -s "$3" ]
+}
+
+# vm_results_rdump FILE PATH DIR: read a directory back without root
+vm_results_rdump() {
+	vm_results_replay "$1"
+	debugfs -R "rdump $2 $3" "$1" >/dev/null 2>&1
+}
 
 # vm_add_program TREE BINARY...: copy binaries and the shared libraries they
 # need (as this host resolves them) into TREE at the same paths.
@@ -161,4 +175,30 @@ vm_partitioned_disk() {
 	printf 'label: gpt\nstart=2048, size=40960, name=one\nstart=43008, size=40960, name=two\n' |
 		sfdisk -q "$1" >/dev/null
 	mkfs.ext4 -q -F -L part-one -E offset=$((2048 * 512)) "$1" 20M
+}
+
+# vm_fake_fstests_initramfs OUT: fsagent as /init with a busybox userland, the
+# fake fstests tree as /root/xfstests, the config catalog, mkfs.xfs and
+# mkfs.ext4 with their libraries: what a run needs, for a kernel that has
+# its drivers built in (the shared test kernel).
+vm_fake_fstests_initramfs() {
+	local t=$TS_DIR/fake-tree bb a
+	bb=$(command -v busybox) || ts_skip "no busybox"
+	command -v mkfs.xfs >/dev/null || ts_skip "no mkfs.xfs"
+	rm -rf "$t"
+	mkdir -p "$t/bin" "$t/root" "$t/etc/fsagent" "$t/mnt"
+	cp "$FSAGENT" "$t/init"
+	cp "$bb" "$t/bin/busybox"
+	for a in $("$bb" --list); do [ -e "$t/bin/$a" ] || ln -s busybox "$t/bin/$a"; done
+	cp -a "$TOP/tests/fake-fstests" "$t/root/xfstests"
+	cp -a "$TOP/image/configs" "$t/etc/fsagent/configs"
+	vm_add_program "$t" "$(command -v mkfs.xfs)" "$(command -v mke2fs)"
+	ln -sf mke2fs "$t$(dirname "$(command -v mke2fs)")/mkfs.ext4"
+	(cd "$t" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) >"$1"
+}
+
+# vm_testvm_kernel: the shared lockdep test kernel, or skip
+vm_testvm_kernel() {
+	TESTVM_KERNEL=${FSAGENT_TESTVM_KERNEL:-$TOP/../shared/kernels/bzImage-6.1-testvm}
+	[ -f "$TESTVM_KERNEL" ] || ts_skip "no shared test kernel ($TESTVM_KERNEL)"
 }
