@@ -161,6 +161,7 @@ const char *kmsg_finding_to_string(enum kmsg_finding f)
 		[KMSG_RCU_STALL] = "rcu-stall",
 		[KMSG_OOM] = "oom-kill",
 		[KMSG_PANIC] = "panic",
+		[KMSG_TAINT] = "taint",
 	};
 	return f < KMSG_FINDING_MAX ? names[f] : "?";
 }

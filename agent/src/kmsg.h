@@ -43,6 +43,7 @@ enum kmsg_finding {
 	KMSG_RCU_STALL,
 	KMSG_OOM,
 	KMSG_PANIC,
+	KMSG_TAINT, /* the kernel's taint flags changed during the test (not a record) */
 	KMSG_FINDING_MAX
 };
 

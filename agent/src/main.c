@@ -11,6 +11,7 @@
 #include "plan.h"
 #include "report.h"
 #include "run.h"
+#include "runner.h"
 #include "util/strv.h"
 #include "frame.h"
 #include "inventory.h"
@@ -299,6 +300,7 @@ static int cmd_run(int argc, char **argv)
 		ro.ctx.arch = json_string_value(json_object_get(json_object_get(inv.doc, "machine"), "arch"));
 		ro.ctx.caps = caps;
 		r = run_execute(&ro, &b, &bad);
+		bundle_set(&b, "kmsg_lost", json_integer((json_int_t)runner_kmsg_lost()));
 		bundle_finish(&b, r < 0 ? "error" : "complete");
 		strv_free(caps);
 	}

@@ -7,6 +7,7 @@
  * verdict line still count against the right test.
  */
 #include "runner.h"
+#include "caps.h"
 #include "checkout.h"
 #include "proc.h"
 #include "util/fileio.h"
@@ -36,10 +37,24 @@ const char *test_status_to_string(enum test_status s)
 }
 
 static bool lockdep_is_off;
+static unsigned long long kmsg_lost_total;
 
 bool runner_lockdep_off(void)
 {
 	return lockdep_is_off;
+}
+
+unsigned long long runner_kmsg_lost(void)
+{
+	return kmsg_lost_total;
+}
+
+static unsigned long long read_taint(void)
+{
+	unsigned long long v = 0;
+
+	sysroot_read_u64(&v, "/proc/sys/kernel/tainted");
+	return v;
 }
 
 struct run {
@@ -140,6 +155,19 @@ static void finalize(struct run *r, ssize_t i)
 	drain_kmsg(r);
 	if (t->status == TS_PENDING)
 		return;
+	/* a taint the kernel took during the test is a finding of its own */
+	if (r->have_kmsg) {
+		unsigned long long added = read_taint() & ~t->taint_before;
+
+		if (added) {
+			char letters[32];
+
+			caps_taint_letters(added, letters);
+			t->findings[KMSG_TAINT]++;
+			if (!t->first_report[0])
+				snprintf(t->first_report, sizeof(t->first_report), "kernel taint added: %s", letters);
+		}
+	}
 	if (has_failing_finding(t, &f) && (t->status == TS_PASS || t->status == TS_FAIL ||
 					    t->status == TS_NOTRUN)) {
 		if (t->status != TS_FAIL || !t->reason[0] || strstr(t->reason, "_check_dmesg"))
@@ -171,6 +199,7 @@ static void on_event(void *data, const struct checkout_event *ev)
 		r->running = i;
 		r->verdict_seen = 0;
 		r->started_at = now_s();
+		t->taint_before = read_taint();
 		if (r->o->on_start)
 			r->o->on_start(r->o->data, t);
 		break;
@@ -465,7 +494,9 @@ int runner_run(const struct runner_opts *o, struct test_result *tests, size_t n)
 		}
 		first = next;
 	}
-	if (r.have_kmsg)
+	if (r.have_kmsg) {
+		kmsg_lost_total += r.kmsg.lost;
 		kmsg_close(&r.kmsg);
+	}
 	return rc;
 }

@@ -32,6 +32,7 @@ struct test_result {
 	char first_report[256];			   /* the first failing report line */
 	unsigned runs, fails;			   /* with reruns: K+1 runs, k failed */
 	bool without_lockdep;			   /* lockdep was off when it ran */
+	unsigned long long taint_before;	   /* /proc/sys/kernel/tainted at its start */
 	char *kernel_log;			   /* the test's kernel records (heap) */
 	size_t kernel_log_len;
 };
@@ -65,3 +66,6 @@ int runner_run(const struct runner_opts *o, struct test_result *tests, size_t n)
 
 /* Whether lockdep has switched itself off so far in this runner's kernel log. */
 bool runner_lockdep_off(void);
+
+/* Kernel log records lost to ring buffer overruns, over every run so far. */
+unsigned long long runner_kmsg_lost(void);

@@ -12,6 +12,7 @@
 #include "plan.h"
 #include "results.h"
 #include "run.h"
+#include "runner.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/macro.h"
@@ -401,6 +402,9 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 		bundle_copy_file(s.host_options, dst);
 	}
 	s.pg.recorded = count_recorded(b.doc);
+	json_object_set_new(b.doc, "kmsg_lost",
+			    json_integer((json_int_t)(runner_kmsg_lost() +
+						      json_integer_value(json_object_get(b.doc, "kmsg_lost")))));
 	if (r == RUNNER_UNKILLABLE) {
 		/* nothing in flight: the next boot goes on after the stuck test */
 		json_object_set_new(b.doc, "state", json_string("running"));
