@@ -249,10 +249,31 @@ static void count_statuses(struct bundle *b)
 	json_object_set_new(b->doc, "counts", counts);
 }
 
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 int bundle_write(struct bundle *b)
 {
+	double t0 = mono_ms(), ms;
+	int r;
+
 	count_statuses(b);
-	return results_write_json(b->dir, "bundle.json", b->doc);
+	/* the figures of the writes before this one: a write cannot time itself */
+	json_object_set_new(b->doc, "writes",
+			    json_pack("{s:i, s:f, s:f}", "count", (int)b->writes, "max_ms", b->write_max_ms,
+				      "mean_ms", b->writes ? b->write_total_ms / b->writes : 0.0));
+	r = results_write_json(b->dir, "bundle.json", b->doc);
+	ms = mono_ms() - t0;
+	b->writes++;
+	b->write_total_ms += ms;
+	if (ms > b->write_max_ms)
+		b->write_max_ms = ms;
+	return r;
 }
 
 int bundle_finish(struct bundle *b, const char *state)

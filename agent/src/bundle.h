@@ -17,6 +17,9 @@
 struct bundle {
 	char dir[PATH_MAX]; /* <results>/runs/<run id> */
 	json_t *doc;
+	/* what durable rewrites cost, for the record */
+	unsigned writes;
+	double write_max_ms, write_total_ms;
 };
 
 /*
