@@ -106,7 +106,7 @@ lint: | $(BUILD)/.packages-test
 		--inline-suppr -D_GNU_SOURCE -Iagent/src \
 		--library=tests/cppcheck-jansson.cfg agent/src tests/unit
 	$(Q)shellcheck scripts/install-packages scripts/build-deps tests/run-unit tests/vm/*.sh \
-		tests/check tests/vm/run tests/vm/cases/* tests/host/run tests/host/lib.sh tests/host/cases/* tests/fixtures/*.sh tests/fixtures/capture tests/fixtures/capture-kmsg tests/bench/run .ci/run
+		tests/check tests/vm/run tests/vm/cases/* tests/host/run tests/host/lib.sh tests/host/cases/* tests/fixtures/*.sh tests/fixtures/capture tests/fixtures/capture-kmsg tests/bench/run tests/bench/run-overhead .ci/run
 	$(Q)shellcheck -s sh tests/fake-fstests/check tests/fake-fstests/common/preamble
 
 check: $(BUILD)/.packages-test

@@ -4,6 +4,7 @@
  */
 #include "catalog.h"
 #include "util/fileio.h"
+#include "util/lines.h"
 #include "util/macro.h"
 #include "util/strv.h"
 
@@ -32,34 +33,19 @@ int catalog_parse(const char *name, const char *file, const char *buf, struct fs
 		  size_t es)
 {
 	struct fs_config c = { 0 };
-	unsigned lineno = 0;
+	struct lines l;
+	int rl;
 
 	snprintf(c.name, sizeof(c.name), "%s", name);
 	c.requires = strv_split("", ",");
-	for (const char *line = buf; line && *line;) {
-		const char *eol = strchrnul(line, '\n');
-		_cleanup_free_ char *l = strndup(line, (size_t)(eol - line));
-		char *s, *eq, *key, *val, *hash;
+	lines_init(&l, buf);
+	while ((rl = lines_next(&l)) > 0) {
+		const unsigned lineno = l.lineno;
+		char *key, *val;
 		int r = 0;
 
-		lineno++;
-		line = *eol ? eol + 1 : NULL;
-		if (!l)
-			goto nomem;
-		hash = strchr(l, '#');
-		if (hash)
-			*hash = '\0';
-		s = fileio_strstrip(l);
-		if (!*s)
-			continue;
-		eq = strchr(s, '=');
-		if (!eq) {
-			snprintf(err, es, "%s:%u: '%s' is not 'key = value'", file, lineno, s);
+		if (lines_key_value(&l, file, &key, &val, err, es) < 0)
 			goto bad;
-		}
-		*eq = '\0';
-		key = fileio_strstrip(s);
-		val = fileio_strstrip(eq + 1);
 		if (streq(key, "fstype")) {
 			if (!*val || strlen(val) >= sizeof(c.fstype) || strspn(val, "abcdefghijklmnopqrstuvwxyz0123456789") != strlen(val)) {
 				snprintf(err, es, "%s:%u: key 'fstype': '%s' is not a filesystem type", file, lineno, val);
@@ -111,6 +97,9 @@ int catalog_parse(const char *name, const char *file, const char *buf, struct fs
 		if (r < 0)
 			goto nomem;
 	}
+	lines_release(&l);
+	if (rl < 0)
+		goto nomem;
 	if (!c.fstype[0]) {
 		snprintf(err, es, "%s: key 'fstype': missing", file);
 		goto bad;
@@ -118,9 +107,11 @@ int catalog_parse(const char *name, const char *file, const char *buf, struct fs
 	*ret = c;
 	return 0;
 nomem:
+	lines_release(&l);
 	fs_config_release(&c);
 	return -ENOMEM;
 bad:
+	lines_release(&l);
 	fs_config_release(&c);
 	return -EINVAL;
 }

@@ -4,6 +4,7 @@
  */
 #include "expunge.h"
 #include "util/fileio.h"
+#include "util/lines.h"
 #include "util/macro.h"
 #include "util/strv.h"
 
@@ -96,30 +97,20 @@ static bool pattern_ok(const char *t)
 	return slash && slash != t && slash[1] && !strchr(slash + 1, '/');
 }
 
-int expunge_parse(struct expunge_list *l, const char *file, const char *buf, char *err, size_t es)
+int expunge_parse(struct expunge_list *list, const char *file, const char *buf, char *err, size_t es)
 {
 	struct expunge_list add = { 0 };
-	unsigned lineno = 0;
-	const char *line = buf;
+	struct lines l;
+	int rl;
 
-	while (line && *line) {
-		const char *eol = strchrnul(line, '\n');
-		_cleanup_free_ char *text = strndup(line, (size_t)(eol - line));
+	lines_init(&l, buf);
+	while ((rl = lines_next(&l)) > 0) {
+		const unsigned lineno = l.lineno;
 		struct expunge_rule r = { 0 };
-		char *hash, *body, *save = NULL, *tok;
+		char *save = NULL, *tok;
 		struct expunge_rule *nv;
 
-		lineno++;
-		line = *eol ? eol + 1 : NULL;
-		if (!text)
-			goto nomem;
-		hash = strchr(text, '#');
-		if (hash)
-			*hash++ = '\0';
-		body = fileio_strstrip(text);
-		if (!*body)
-			continue; /* blank or comment-only */
-		tok = strtok_r(body, " \t", &save);
+		tok = strtok_r(l.line, " \t", &save);
 		if (!pattern_ok(tok)) {
 			snprintf(err, es, "%s:%u: '%s' is not a test (want dir/NNN or a glob)", file, lineno, tok);
 			goto bad;
@@ -136,12 +127,12 @@ int expunge_parse(struct expunge_list *l, const char *file, const char *buf, cha
 				goto bad;
 			}
 		}
-		if (!hash || !*fileio_strstrip(hash)) {
+		if (!l.comment || !*l.comment) {
 			snprintf(err, es, "%s:%u: no reason given (add '# why')", file, lineno);
 			rule_release(&r);
 			goto bad;
 		}
-		r.reason = strdup(fileio_strstrip(hash));
+		r.reason = strdup(l.comment);
 		r.file = strdup(file);
 		r.line = lineno;
 		if (!r.pattern || !r.reason || !r.file)
@@ -154,25 +145,30 @@ int expunge_parse(struct expunge_list *l, const char *file, const char *buf, cha
 		continue;
 nomem_rule:
 		rule_release(&r);
-nomem:
+		rl = -ENOMEM;
+		break;
+	}
+	lines_release(&l);
+	if (rl < 0) {
 		expunge_list_release(&add);
 		return -ENOMEM;
 	}
 	/* all or nothing: append only a file that parsed whole */
 	if (add.n) {
-		struct expunge_rule *nv = realloc(l->v, (l->n + add.n) * sizeof(*nv));
+		struct expunge_rule *nv = realloc(list->v, (list->n + add.n) * sizeof(*nv));
 
 		if (!nv) {
 			expunge_list_release(&add);
 			return -ENOMEM;
 		}
-		l->v = nv;
-		memcpy(l->v + l->n, add.v, add.n * sizeof(*nv));
-		l->n += add.n;
+		list->v = nv;
+		memcpy(list->v + list->n, add.v, add.n * sizeof(*nv));
+		list->n += add.n;
 		free(add.v);
 	}
 	return 0;
 bad:
+	lines_release(&l);
 	expunge_list_release(&add);
 	return -EINVAL;
 }

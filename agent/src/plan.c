@@ -5,6 +5,7 @@
  */
 #include "plan.h"
 #include "util/fileio.h"
+#include "util/lines.h"
 #include "util/macro.h"
 #include "util/strv.h"
 
@@ -371,42 +372,21 @@ int plan_set(struct plan *p, const char *source, unsigned line, const char *key,
 
 int plan_apply_file(struct plan *p, const char *source, const char *buf, char *err, size_t errsize)
 {
-	unsigned lineno = 0;
-	const char *line = buf;
+	struct lines l;
+	int r;
 
-	while (line && *line) {
-		const char *eol = strchrnul(line, '\n');
-		_cleanup_free_ char *l = strndup(line, (size_t)(eol - line));
-		char *s, *eq, *key, *val, *hash;
-		int r;
+	lines_init(&l, buf);
+	while ((r = lines_next(&l)) > 0) {
+		char *key, *val;
 
-		lineno++;
-		line = *eol ? eol + 1 : NULL;
-		if (!l)
-			return -ENOMEM;
-		hash = strchr(l, '#');
-		if (hash)
-			*hash = '\0';
-		s = fileio_strstrip(l);
-		if (!*s)
-			continue;
-		eq = strchr(s, '=');
-		if (!eq) {
-			snprintf(err, errsize, "%s:%u: '%s' is not 'key = value'", source, lineno, s);
-			return -EINVAL;
-		}
-		*eq = '\0';
-		key = fileio_strstrip(s);
-		val = fileio_strstrip(eq + 1);
-		if (!*key) {
-			snprintf(err, errsize, "%s:%u: missing key before '='", source, lineno);
-			return -EINVAL;
-		}
-		r = plan_set(p, source, lineno, key, val, err, errsize);
+		r = lines_key_value(&l, source, &key, &val, err, errsize);
+		if (r == 0)
+			r = plan_set(p, source, l.lineno, key, val, err, errsize);
 		if (r < 0)
-			return r;
+			break;
 	}
-	return 0;
+	lines_release(&l);
+	return r < 0 ? r : 0;
 }
 
 unsigned plan_timeout_for(const struct plan *p, const char *test)

@@ -7,6 +7,7 @@
  */
 #include "select.h"
 #include "util/fileio.h"
+#include "util/lines.h"
 #include "util/macro.h"
 #include "util/strv.h"
 
@@ -42,33 +43,21 @@ int select_parse_group_list(const char *dir, const char *file, const char *buf, 
 			    char *err, size_t errsize)
 {
 	struct group_list g = { .dir = strdup(dir), .names = strv_split("", " ") };
-	unsigned lineno = 0;
+	struct lines l;
+	int rl;
 
 	if (!g.dir || !g.names)
 		goto nomem;
-	for (const char *line = buf; line && *line;) {
-		const char *eol = strchrnul(line, '\n');
-		_cleanup_free_ char *text = strndup(line, (size_t)(eol - line));
-		char **words, ***ng;
-		char *hash;
+	lines_init(&l, buf);
+	while ((rl = lines_next(&l)) > 0) {
+		char **words = strv_split(l.line, " \t"), ***ng;
 
-		lineno++;
-		line = *eol ? eol + 1 : NULL;
-		if (!text)
-			goto nomem;
-		hash = strchr(text, '#');
-		if (hash)
-			*hash = '\0';
-		words = strv_split(text, " \t");
 		if (!words)
-			goto nomem;
-		if (!words[0]) {
-			strv_free(words);
-			continue;
-		}
+			break;
 		if (!name_ok(words[0])) {
-			snprintf(err, errsize, "%s:%u: '%s' is not a test name", file, lineno, words[0]);
+			snprintf(err, errsize, "%s:%u: '%s' is not a test name", file, l.lineno, words[0]);
 			strv_free(words);
+			lines_release(&l);
 			group_list_release(&g);
 			return -EINVAL;
 		}
@@ -77,13 +66,17 @@ int select_parse_group_list(const char *dir, const char *file, const char *buf, 
 			g.groups = ng;
 		if (!ng || strv_push(&g.names, words[0]) < 0) {
 			strv_free(words);
-			goto nomem;
+			rl = -ENOMEM;
+			break;
 		}
 		/* the groups are the words after the name */
 		free(words[0]);
 		memmove(words, words + 1, strv_length(words + 1) * sizeof(*words) + sizeof(*words));
 		g.groups[g.n++] = words;
 	}
+	lines_release(&l);
+	if (rl != 0)
+		goto nomem;
 	*ret = g;
 	return 0;
 nomem:
