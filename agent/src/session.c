@@ -277,7 +277,8 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 	pr = load_plan(&plan, cfg, results, err, sizeof(err));
 	if (pr == 0 && !plan.configs[0]) {
 		plan_release(&plan);
-		snprintf(summary, ss, "no configs in the plan: nothing run");
+		/* no configs: this boot was for the inventory alone */
+		summary[0] = '\0';
 		return 0;
 	}
 	if (pr == 0 && plan.order == ORDER_RANDOM && !plan.seed_set) {

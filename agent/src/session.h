@@ -18,7 +18,8 @@
 #define SESSION_FAILED 2 /* tests failed */
 
 /*
- * Run the plan, if it names configs. summary gets one line for the final
+ * Run the plan, if it names configs (summary stays empty when it names none).
+ * Otherwise summary gets one line for the final
  * status ("3 configs, 40 tests: 38 pass, 2 fail; bundle runs/<id>").
  * Returns 0 (nothing failed, or nothing to run), SESSION_FAILED,
  * RUNNER_UNKILLABLE (reboot and resume), or -errno with summary the error.
