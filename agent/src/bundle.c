@@ -276,20 +276,9 @@ int bundle_write(struct bundle *b)
 	return r;
 }
 
-/* Our own peak resident memory (VmHWM) in kB, or -1. */
-static long peak_rss_kb(void)
-{
-	_cleanup_free_ char *status = NULL;
-	const char *p;
-
-	if (fileio_read_full("/proc/self/status", &status, NULL) < 0 || !(p = strstr(status, "VmHWM:")))
-		return -1;
-	return strtol(p + strlen("VmHWM:"), NULL, 10);
-}
-
 int bundle_finish(struct bundle *b, const char *state)
 {
-	json_object_set_new(b->doc, "peak_rss_kb", json_integer(peak_rss_kb()));
+	json_object_set_new(b->doc, "peak_rss_kb", json_integer(fileio_peak_rss_kb()));
 	json_object_set_new(b->doc, "state", json_string(state));
 	json_object_set_new(b->doc, "ended", now_json());
 	return bundle_write(b);

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -171,6 +172,29 @@ bad:
 	lines_release(&l);
 	expunge_list_release(&add);
 	return -EINVAL;
+}
+
+int expunge_load_files(struct expunge_list *l, const char *base, char *const *files, char *err, size_t es)
+{
+	for (size_t i = 0; files && files[i]; i++) {
+		_cleanup_free_ char *buf = NULL;
+		char path[PATH_MAX];
+		int r;
+
+		if (files[i][0] == '/' || !base)
+			snprintf(path, sizeof(path), "%s", files[i]);
+		else
+			snprintf(path, sizeof(path), "%s/%s", base, files[i]);
+		r = fileio_read_full(path, &buf, NULL);
+		if (r < 0) {
+			snprintf(err, es, "read expunge file '%s' failed: %s", path, strerror(-r));
+			return r;
+		}
+		r = expunge_parse(l, files[i], buf, err, es);
+		if (r < 0)
+			return r;
+	}
+	return 0;
 }
 
 static bool in_set(char *const *set, const char *value, bool glob)

@@ -53,6 +53,14 @@ struct expunge_ctx {
  */
 int expunge_parse(struct expunge_list *l, const char *file, const char *buf, char *err, size_t errsize);
 
+/*
+ * Read and parse each file of files (names relative to base, which may be
+ * NULL for the current directory), appending to l. Errors name the file
+ * (and line). Returns 0 or -errno.
+ */
+int expunge_load_files(struct expunge_list *l, const char *base, char *const *files, char *err,
+		       size_t errsize);
+
 /* The first rule that expunges test under ctx, or NULL. */
 const struct expunge_rule *expunge_match(const struct expunge_list *l, const char *test,
 					 const struct expunge_ctx *ctx);

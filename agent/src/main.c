@@ -142,39 +142,6 @@ static int cmd_unframe(int argc, char **argv)
 	return 0;
 }
 
-/* Resolve a plan-relative path: absolute stays, relative joins base. */
-static char *join_path(const char *base, const char *path)
-{
-	char *r = NULL;
-
-	if (path[0] == '/' || !base)
-		return strdup(path);
-	return asprintf(&r, "%s/%s", base, path) < 0 ? NULL : r;
-}
-
-static int load_expunges(const struct plan *p, const char *base, struct expunge_list *l)
-{
-	for (char **f = p->expunge_files; f && *f; f++) {
-		_cleanup_free_ char *path = join_path(base, *f), *buf = NULL;
-		char err[512];
-		int r;
-
-		if (!path)
-			return -ENOMEM;
-		r = fileio_read_full(path, &buf, NULL);
-		if (r < 0) {
-			log_err("read expunge file '%s' failed: %s", path, strerror(-r));
-			return r;
-		}
-		r = expunge_parse(l, *f, buf, err, sizeof(err));
-		if (r < 0) {
-			log_err("%s", err);
-			return r;
-		}
-	}
-	return 0;
-}
-
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -268,8 +235,10 @@ static int cmd_run(int argc, char **argv)
 		plan.seed = order_new_seed();
 		plan.seed_set = true;
 	}
-	if (load_expunges(&plan, plandir, &expunges) < 0)
+	if (expunge_load_files(&expunges, plandir, plan.expunge_files, err, sizeof(err)) < 0) {
+		log_err("%s", err);
 		goto out;
+	}
 	if (inventory_build(NULL, NULL, NULL, &inv) < 0) {
 		log_err("inventory of this machine failed");
 		goto out;

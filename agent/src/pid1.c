@@ -489,18 +489,6 @@ static json_t *timeline_json(void)
 	return a;
 }
 
-/* Our own peak resident memory (VmHWM), for the memory budget of PID 1. */
-static long peak_rss_kb(void)
-{
-	_cleanup_free_ char *status = NULL;
-	const char *p;
-
-	if (fileio_read_full("/proc/self/status", &status, NULL) < 0 ||
-	    !(p = strstr(status, "VmHWM:")))
-		return -1;
-	return strtol(p + strlen("VmHWM:"), NULL, 10);
-}
-
 static void write_documents(const char *fatal)
 {
 	json_t *doc = g.have_inv ? g.inv.doc : NULL;
@@ -516,7 +504,7 @@ static void write_documents(const char *fatal)
 	json_object_set_new(doc, "fatal", fatal ? json_string(fatal) : json_null());
 	json_object_set_new(doc, "timeline", timeline_json());
 	json_object_set_new(doc, "agent", json_pack("{s:s, s:I}", "version", FSAGENT_VERSION,
-						    "peak_rss_kb", (json_int_t)peak_rss_kb()));
+						    "peak_rss_kb", (json_int_t)fileio_peak_rss_kb()));
 	if (g.results_mounted) {
 		r = results_write_json(RESULTS_MNT, "caps.json", doc);
 		if (r < 0)

@@ -180,12 +180,8 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 
 		c.cfg = &o->configs[i];
 		c.config = bundle_add_config(b, c.cfg->name);
-		if (json_array_size(json_object_get(c.config, "iterations")) > 0 &&
-		    config_done(c.config, o->plan->iterations))
-			continue; /* resumed: finished before the crash */
-		if (!json_is_string(json_object_get(c.config, "status")) ||
-		    !streq(json_string_value(json_object_get(c.config, "status")), "run"))
-			continue;
+		if (config_done(c.config, o->plan->iterations))
+			continue; /* resumed: finished or recorded before the crash */
 		if (o->prepare) {
 			int p = o->prepare(o->data, c.cfg, err, sizeof(err));
 

@@ -87,25 +87,6 @@ static int load_plan(struct plan *p, const struct boot_config *cfg, const char *
 	return 0;
 }
 
-static int load_expunges(const struct plan *p, const char *results, struct expunge_list *l, char *err, size_t es)
-{
-	for (char **f = p->expunge_files; f && *f; f++) {
-		_cleanup_free_ char *buf = NULL;
-		char path[PATH_MAX];
-		int r;
-
-		snprintf(path, sizeof(path), "%s/%s", results, *f);
-		r = fileio_read_full(path, &buf, NULL);
-		if (r < 0) {
-			snprintf(err, es, "expunge file '%s': %s", *f, strerror(-r));
-			return r;
-		}
-		r = expunge_parse(l, *f, buf, err, es);
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
 
 static size_t count_recorded(json_t *bundle)
 {
@@ -341,7 +322,7 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 	s.pg.run_id = run_id;
 	snprintf(s.pg.dir, sizeof(s.pg.dir), "%s", b.dir);
 	/* never a run on a misread plan: record the error and stop */
-	if (pr < 0 || load_expunges(&plan, results, &expunges, err, sizeof(err)) < 0 ||
+	if (pr < 0 || expunge_load_files(&expunges, results, plan.expunge_files, err, sizeof(err)) < 0 ||
 	    catalog_expand(s.catalog, plan.configs, &names, err, sizeof(err)) < 0) {
 		bundle_set(&b, "error", json_string(err));
 		bundle_finish(&b, "error");

@@ -184,3 +184,13 @@ int fileio_parse_u64(const char *s, unsigned long long *ret)
 	*ret = v;
 	return 0;
 }
+
+long fileio_peak_rss_kb(void)
+{
+	_cleanup_free_ char *status = NULL;
+	const char *p;
+
+	if (fileio_read_full("/proc/self/status", &status, NULL) < 0 || !(p = strstr(status, "VmHWM:")))
+		return -1;
+	return strtol(p + strlen("VmHWM:"), NULL, 10);
+}

@@ -38,3 +38,6 @@ char *fileio_strstrip(char *s);
 
 /* Parse a decimal u64 with nothing but whitespace after it. Returns 0 or -EINVAL/-ERANGE. */
 int fileio_parse_u64(const char *s, unsigned long long *ret);
+
+/* This process's peak resident memory (VmHWM) in kB, or -1. */
+long fileio_peak_rss_kb(void);
