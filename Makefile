@@ -112,8 +112,9 @@ lint: | $(BUILD)/.packages-test
 check: $(BUILD)/.packages-test
 	$(Q)tests/check
 
-bench: $(BUILD)/fsagent
+bench: $(BUILD)/fsagent $(BUILD)/host/fsagent | $(BUILD)/.packages-test
 	$(Q)tests/bench/run
+	$(Q)tests/bench/run-overhead
 
 clean:
 	rm -rf $(BUILD)/agent $(BUILD)/host $(BUILD)/fsagent $(BUILD)/fsagent.debug $(BUILD)/vm
