@@ -143,6 +143,36 @@ int fileio_write_atomic(const char *path, const void *data, size_t len)
 	return fsync_parent_dir(path);
 }
 
+int fileio_write_replace(const char *path, const void *data, size_t len)
+{
+	char tmp[PATH_MAX];
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	r = fileio_write_all(fd, data, len);
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlink(tmp);
+		return r;
+	}
+	return fsync(fd) < 0 ? -errno : 0;
+}
+
+int fileio_write_file(const char *path, const void *data, size_t len)
+{
+	_cleanup_close_ int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -errno;
+	return fileio_write_all(fd, data, len);
+}
+
 int fileio_mkdir_p(const char *path)
 {
 	char buf[PATH_MAX];

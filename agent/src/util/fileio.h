@@ -27,6 +27,23 @@ int fileio_read_line(const char *path, char **ret_line);
  */
 int fileio_write_atomic(const char *path, const void *data, size_t len);
 
+/*
+ * Write data to path (created or truncated) without fsync: for files whose
+ * loss in a crash is acceptable (artifacts beside a durable index).
+ * Returns 0 or -errno.
+ */
+int fileio_write_file(const char *path, const void *data, size_t len);
+
+/*
+ * Replace path with data at the cost of one flush: path.tmp is written,
+ * renamed over path, then fsync'd. On ext4 (the results disk) fsync commits
+ * the journal transaction that holds the rename, and replace-by-rename
+ * makes ext4 write the data before that commit, so a crash at any instant
+ * leaves the old file or the new one, and the new one is durable on return.
+ * Returns 0 or -errno.
+ */
+int fileio_write_replace(const char *path, const void *data, size_t len);
+
 /* Write all of buf to fd, retrying short writes and EINTR. Returns 0 or -errno. */
 int fileio_write_all(int fd, const void *buf, size_t len);
 
