@@ -120,11 +120,15 @@ static int fsync_parent_dir(const char *path)
 	return 0;
 }
 
-int fileio_write_atomic(const char *path, const void *data, size_t len)
+/*
+ * Write data to path.tmp and rename it over path, flushing the file before
+ * the rename (flush_first) or after it. Returns the fd (still open, for a
+ * flush after) or -errno.
+ */
+static int replace_via_tmp(const char *path, const void *data, size_t len, bool flush_first)
 {
 	char tmp[PATH_MAX];
-	_cleanup_close_ int fd = -1;
-	int r;
+	int fd, r;
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
@@ -132,35 +136,34 @@ int fileio_write_atomic(const char *path, const void *data, size_t len)
 	if (fd < 0)
 		return -errno;
 	r = fileio_write_all(fd, data, len);
-	if (r == 0 && fsync(fd) < 0)
+	if (r == 0 && flush_first && fsync(fd) < 0)
 		r = -errno;
 	if (r == 0 && rename(tmp, path) < 0)
 		r = -errno;
 	if (r < 0) {
+		close(fd);
 		unlink(tmp);
 		return r;
 	}
+	return fd;
+}
+
+int fileio_write_atomic(const char *path, const void *data, size_t len)
+{
+	int fd = replace_via_tmp(path, data, len, true);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
 	return fsync_parent_dir(path);
 }
 
 int fileio_write_replace(const char *path, const void *data, size_t len)
 {
-	char tmp[PATH_MAX];
-	_cleanup_close_ int fd = -1;
-	int r;
+	_cleanup_close_ int fd = replace_via_tmp(path, data, len, false);
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return -errno;
-	r = fileio_write_all(fd, data, len);
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
-		return r;
-	}
+		return fd;
 	return fsync(fd) < 0 ? -errno : 0;
 }
 
