@@ -260,7 +260,7 @@ static int cmd_run(int argc, char **argv)
 	{
 		_cleanup_free_ char *fstype = strndup(config, strcspn(config, "/"));
 		char **caps = inventory_cap_names(&inv);
-		struct run_opts ro = { .fstests = abs_fstests, .kmsg = kmsg, .plan = &plan,
+		struct run_opts ro = { .fstests = abs_fstests, .results = results, .kmsg = kmsg, .plan = &plan,
 				       .expunges = &expunges, .configs = &rc, .n_configs = 1 };
 
 		snprintf(rbase, sizeof(rbase), "%s/results", abs_fstests);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 struct run_ctx {
 	const struct run_opts *o;
@@ -23,7 +24,35 @@ struct run_ctx {
 	json_t *config, *iteration;
 	char result_dir[PATH_MAX];
 	unsigned bad;
+	unsigned base;	   /* the first iteration index of this round */
+	long long soak_t0; /* when the run started, for soak.duration */
+	const char *stopped_by;
 };
+
+static bool soak_active(const struct plan *p)
+{
+	return p->soak_duration || p->soak_deadline || p->soak_stop_file;
+}
+
+/* Why a soak must stop now, or NULL. */
+static const char *soak_stop(const struct run_ctx *c)
+{
+	const struct plan *p = c->o->plan;
+	long long now = (long long)time(NULL);
+
+	if (p->soak_stop_file && c->o->results) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%s", c->o->results, p->soak_stop_file);
+		if (access(path, F_OK) == 0)
+			return "stop file";
+	}
+	if (p->soak_duration && now - c->soak_t0 >= (long long)p->soak_duration)
+		return "duration";
+	if (p->soak_deadline && now >= p->soak_deadline)
+		return "deadline";
+	return NULL;
+}
 
 void run_new_id(char *buf, size_t size)
 {
@@ -57,6 +86,9 @@ static int on_result(void *data, struct test_result *t)
 		r = bundle_write(c->b);
 	if (r < 0)
 		log_err("write bundle '%s' failed: %s", c->b->dir, strerror(-r));
+	/* a soak stops between tests once its time is up or the stop file appears */
+	if (soak_active(c->o->plan) && (c->stopped_by = soak_stop(c)))
+		return 1;
 	return 0;
 }
 
@@ -70,9 +102,10 @@ static void on_start(void *data, struct test_result *t)
 }
 
 /* Whether a resumed config has nothing left: every iteration there, every test recorded. */
-static bool config_done(json_t *config, unsigned iterations)
+/* Whether config has nothing left up to (not including) iteration index end. */
+static bool config_done(json_t *config, unsigned end)
 {
-	json_t *it = bundle_find_iteration(config, iterations - 1), *o;
+	json_t *it = bundle_find_iteration(config, end - 1), *o;
 	size_t i;
 
 	if (!json_is_string(json_object_get(config, "status")) ||
@@ -104,7 +137,8 @@ static int run_one_config(struct run_ctx *c, char *err, size_t es)
 	else
 		snprintf(c->result_dir, sizeof(c->result_dir), "%s", c->cfg->result_base);
 
-	for (unsigned it = 0; it < p->iterations && r >= 0 && r != RUNNER_UNKILLABLE; it++) {
+	for (unsigned k = 0; k < p->iterations && r >= 0 && r != RUNNER_UNKILLABLE && !c->stopped_by; k++) {
+		const unsigned it = c->base + k;
 		char **order = NULL, seedbuf[32] = "";
 		struct test_result *tests;
 		size_t n = 0;
@@ -119,9 +153,9 @@ static int run_one_config(struct run_ctx *c, char *err, size_t es)
 		if (c->iteration) {
 			/* resuming: the recorded order, minus what already has a result */
 			json_t *name;
-			size_t k;
+			size_t m;
 
-			json_array_foreach(json_object_get(c->iteration, "order"), k, name)
+			json_array_foreach(json_object_get(c->iteration, "order"), m, name)
 				if (!bundle_find_test(c->iteration, json_string_value(name)) &&
 				    strv_push(&order, json_string_value(name)) < 0) {
 					strv_free(order);
@@ -170,38 +204,76 @@ static int run_one_config(struct run_ctx *c, char *err, size_t es)
 	return r;
 }
 
+/* A resumed run goes on in the round of its last recorded iteration. */
+static unsigned resume_base(struct bundle *b, unsigned iterations)
+{
+	json_t *c, *it;
+	size_t i, k;
+	json_int_t max = -1;
+
+	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
+		json_array_foreach(json_object_get(c, "iterations"), k, it)
+			if (json_integer_value(json_object_get(it, "index")) > max)
+				max = json_integer_value(json_object_get(it, "index"));
+	return max < 0 ? 0 : (unsigned)(max / iterations) * iterations;
+}
+
+static long long started_at(struct bundle *b)
+{
+	const char *s = json_string_value(json_object_get(b->doc, "started"));
+	struct tm tm = { 0 };
+
+	if (!s || !strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return (long long)time(NULL);
+	return (long long)timegm(&tm);
+}
+
 int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 {
 	struct run_ctx c = { .o = o, .b = b };
+	unsigned rounds = 0;
 	int r = 0;
 
-	for (size_t i = 0; i < o->n_configs && r != RUNNER_UNKILLABLE; i++) {
-		char err[512] = "";
+	c.base = resume_base(b, o->plan->iterations);
+	c.soak_t0 = started_at(b);
+	for (;;) {
+		for (size_t i = 0; i < o->n_configs && r != RUNNER_UNKILLABLE && !c.stopped_by; i++) {
+			char err[512] = "";
 
-		c.cfg = &o->configs[i];
-		c.config = bundle_add_config(b, c.cfg->name);
-		if (config_done(c.config, o->plan->iterations))
-			continue; /* resumed: finished or recorded before the crash */
-		if (o->prepare) {
-			int p = o->prepare(o->data, c.cfg, err, sizeof(err));
+			c.cfg = &o->configs[i];
+			c.config = bundle_add_config(b, c.cfg->name);
+			if (config_done(c.config, c.base + o->plan->iterations))
+				continue; /* resumed: finished or recorded before the crash */
+			if (o->prepare) {
+				int p = o->prepare(o->data, c.cfg, err, sizeof(err));
 
-			if (p != 0) {
-				/* a config the machine cannot serve is not a failure */
-				log_info("config '%s' %s: %s", c.cfg->name, p > 0 ? "not run" : "failed", err);
-				bundle_config_status(c.config, p > 0 ? "notrun" : "error", err);
-				c.bad += p < 0;
-				bundle_write(b);
-				continue;
+				if (p != 0) {
+					/* a config the machine cannot serve is not a failure */
+					log_info("config '%s' %s: %s", c.cfg->name, p > 0 ? "not run" : "failed", err);
+					bundle_config_status(c.config, p > 0 ? "notrun" : "error", err);
+					c.bad += p < 0;
+					bundle_write(b);
+					continue;
+				}
 			}
+			r = run_one_config(&c, err, sizeof(err));
+			if (r < 0) {
+				log_err("config '%s': %s", c.cfg->name, err[0] ? err : strerror(-r));
+				bundle_config_status(c.config, "error", err[0] ? err : strerror(-r));
+				c.bad++;
+				r = 0;
+			}
+			bundle_write(b);
 		}
-		r = run_one_config(&c, err, sizeof(err));
-		if (r < 0) {
-			log_err("config '%s': %s", c.cfg->name, err[0] ? err : strerror(-r));
-			bundle_config_status(c.config, "error", err[0] ? err : strerror(-r));
-			c.bad++;
-		}
-		bundle_write(b);
+		rounds++;
+		if (r == RUNNER_UNKILLABLE || !soak_active(o->plan) || c.stopped_by ||
+		    (c.stopped_by = soak_stop(&c)))
+			break;
+		log_info("soak: round %u done, starting the next", rounds);
+		c.base += o->plan->iterations;
 	}
+	if (soak_active(o->plan))
+		bundle_set(b, "soak", json_pack("{s:i, s:s?}", "rounds", (int)rounds, "stopped_by", c.stopped_by));
 	*ret_bad = c.bad;
-	return r < 0 ? r : r == RUNNER_UNKILLABLE ? RUNNER_UNKILLABLE : 0;
+	return r;
 }

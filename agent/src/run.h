@@ -22,6 +22,7 @@ struct run_config {
 
 struct run_opts {
 	const char *fstests;
+	const char *results; /* where the plan's soak.stop_file is looked for */
 	const char *kmsg; /* as runner_opts.kmsg */
 	bool sysrq;
 	const struct plan *plan;
@@ -41,7 +42,9 @@ struct run_opts {
 };
 
 /*
- * Run everything into b (created by the caller, or reopened to resume:
+ * Run everything into b, again and again while the plan's soak conditions
+ * (duration, deadline, stop file) let it, each round numbering its
+ * iterations after the last one's. b is created by the caller, or reopened to resume:
  * configs and iterations already in it are continued, with their recorded
  * order, and tests already recorded are not run again). *ret_bad gets the number of
  * tests that failed, timed out, crashed or errored. Returns 0,

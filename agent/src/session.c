@@ -366,7 +366,7 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 	fileio_write_atomic(cur, run_id, strlen(run_id));
 	{
 		char **caps = inventory_cap_names(inv);
-		struct run_opts ro = { .fstests = fstests, .sysrq = true, .plan = &plan, .expunges = &expunges,
+		struct run_opts ro = { .fstests = fstests, .results = results, .sysrq = true, .plan = &plan, .expunges = &expunges,
 				       .configs = s.rc, .n_configs = s.n, .prepare = prepare,
 				       .on_start = on_start, .data = &s };
 
