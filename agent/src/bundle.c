@@ -28,15 +28,20 @@ static json_t *now_json(void)
 
 int bundle_create(struct bundle *b, const char *results, const char *run_id, json_t *plan, json_t *kernel)
 {
-	int r;
+	int r = 0;
 
 	memset(b, 0, sizeof(*b));
 	if (snprintf(b->dir, sizeof(b->dir), "%s/runs/%s", results, run_id) >= (int)sizeof(b->dir))
-		return -ENAMETOOLONG;
-	r = fileio_mkdir_p(b->dir);
-	if (r < 0)
+		r = -ENAMETOOLONG;
+	if (r == 0)
+		r = fileio_mkdir_p(b->dir);
+	if (r < 0) {
+		json_decref(plan);
+		json_decref(kernel);
 		return r;
-	b->doc = json_pack("{s:s, s:s, s:s, s:o, s:n, s:s, s:O, s:O, s:[], s:{}}", "schema", BUNDLE_SCHEMA,
+	}
+	/* "o" steals plan and kernel, as the contract says */
+	b->doc = json_pack("{s:s, s:s, s:s, s:o, s:n, s:s, s:o, s:o, s:[], s:{}}", "schema", BUNDLE_SCHEMA,
 			   "run_id", run_id, "fsagent_version", FSAGENT_VERSION, "started", now_json(),
 			   "ended", "state", "running", "kernel", kernel ? kernel : json_null(), "plan",
 			   plan ? plan : json_null(), "configs", "counts");

@@ -24,7 +24,7 @@ struct bundle {
 
 /*
  * Create <results>/runs/<run_id>/ and a bundle in state "running" holding
- * plan and kernel (references taken). Returns 0 or -errno.
+ * plan and kernel (references stolen, also on failure). Returns 0 or -errno.
  */
 int bundle_create(struct bundle *b, const char *results, const char *run_id, json_t *plan, json_t *kernel);
 void bundle_release(struct bundle *b);

@@ -254,9 +254,6 @@ static int cmd_run(int argc, char **argv)
 		log_err("create bundle in '%s' failed: %s", results, strerror(-r));
 		goto out;
 	}
-	/* the bundle holds new references; drop the extra ones */
-	json_decref(json_object_get(b.doc, "plan"));
-	json_decref(json_object_get(b.doc, "kernel"));
 	{
 		_cleanup_free_ char *fstype = strndup(config, strcspn(config, "/"));
 		char **caps = inventory_cap_names(&inv);

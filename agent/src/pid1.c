@@ -28,7 +28,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/reboot.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -601,7 +600,7 @@ static void mount_results(void)
 		record_error("%s; foreign devices are refused and the ledger is left as it is", err);
 		return;
 	}
-	inventory_update(&g.inv, g.cfg_error[0] ? NULL : &g.cfg, (const char *const *)claims);
+	inventory_update(&g.inv, &g.cfg, (const char *const *)claims);
 	results_claims_free(claims);
 	r = results_write_claims(RESULTS_MNT, &g.inv.roles);
 	if (r < 0)
@@ -622,7 +621,6 @@ _noreturn_ void pid1_main(void)
 	log_info("fsagent %s starting as init", FSAGENT_VERSION);
 	setup_environment();
 	setup_mtab();
-	prctl(PR_SET_CHILD_SUBREAPER, 1); /* no-op as PID 1, kept for clarity */
 	mark("early_mounts_done");
 
 	fileio_read_line("/proc/cmdline", &cmdline);

@@ -313,8 +313,6 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 			plan_release(&plan);
 			return r;
 		}
-		json_decref(json_object_get(b.doc, "plan"));
-		json_decref(json_object_get(b.doc, "kernel"));
 		bundle_set(&b, "caps", json_incref(inv->doc));
 		s.pg.boots = 1;
 	}
