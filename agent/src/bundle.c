@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Bundle writer (see bundle.h).
+ * Bundle writer and reader (see bundle.h).
  */
 #include "bundle.h"
-#include "results.h"
 #include "util/fileio.h"
 #include "util/macro.h"
+#include "util/strv.h"
 #include "version.h"
 
 #include <errno.h>
@@ -13,6 +13,7 @@
 #include <libgen.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static json_t *now_json(void)
@@ -26,11 +27,253 @@ static json_t *now_json(void)
 	return json_string(buf);
 }
 
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/*
+ * "xfs/4k" -> "xfs_4k". Only names the catalog can have pass: a bundle read
+ * back must not steer a path out of its directory.
+ */
+static int config_slug(const char *config, char *buf, size_t size)
+{
+	size_t n = config ? strlen(config) : 0, slash = 0;
+
+	if (n == 0 || n >= size)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		char c = config[i];
+
+		if (c == '/' && i > 0 && i + 1 < n && !slash++)
+			buf[i] = '_';
+		else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')
+			buf[i] = c;
+		else
+			return -EINVAL;
+	}
+	buf[n] = '\0';
+	return slash == 1 ? 0 : -EINVAL;
+}
+
+/* tests/<slug>/<index>.jsonl, relative to the bundle directory */
+static int journal_rel(char *buf, size_t size, const char *config, json_t *iteration)
+{
+	json_t *index = json_object_get(iteration, "index");
+	char slug[128];
+
+	if (config_slug(config, slug, sizeof(slug)) < 0 || !json_is_integer(index) || json_integer_value(index) < 0)
+		return -EINVAL;
+	return snprintf(buf, size, "tests/%s/%lld.jsonl", slug, (long long)json_integer_value(index)) >= (int)size
+		       ? -ENAMETOOLONG
+		       : 0;
+}
+
+static const char *config_name(json_t *config)
+{
+	return json_string_value(json_object_get(config, "name"));
+}
+
+/* Create the directory that will hold path. */
+static int mkdir_parent(const char *path)
+{
+	char dir[PATH_MAX];
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	return fileio_mkdir_p(dirname(dir));
+}
+
+static void count_status(json_t *iteration, const char *status, json_int_t delta)
+{
+	json_t *counts = json_object_get(iteration, "counts");
+	json_t *n = json_object_get(counts, status);
+
+	if (!counts) {
+		counts = json_object();
+		json_object_set_new(iteration, "counts", counts);
+	}
+	json_object_set_new(counts, status, json_integer((n ? json_integer_value(n) : 0) + delta));
+}
+
+/*
+ * Parse a journal: the records in order of first appearance, a later record
+ * of a test replacing the earlier one. A last line without its newline was
+ * torn by a crash and is not a record; *ret_end (may be NULL) gets the length
+ * of the whole lines. Any other bad line is an error naming shown:line.
+ */
+static int parse_journal(const char *text, size_t len, const char *shown, json_t **ret, size_t *ret_end,
+			 char *err, size_t es)
+{
+	json_auto_t *tests = json_array(), *where = json_object();
+	size_t pos = 0;
+	unsigned lineno = 0;
+
+	if (!tests || !where)
+		return -ENOMEM;
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		json_error_t jerr;
+		json_t *rec, *at;
+		const char *name;
+
+		if (!nl)
+			break; /* torn */
+		lineno++;
+		rec = json_loadb(text + pos, (size_t)(nl - text) - pos, 0, &jerr);
+		name = json_string_value(json_object_get(rec, "name"));
+		if (!rec || !name || !json_is_string(json_object_get(rec, "status"))) {
+			snprintf(err, es, "%s:%u: %s", shown, lineno,
+				 rec ? "not a test record (needs 'name' and 'status')" : jerr.text);
+			json_decref(rec);
+			return -EBADMSG;
+		}
+		at = json_object_get(where, name);
+		if (at)
+			json_array_set_new(tests, (size_t)json_integer_value(at), rec);
+		else {
+			json_object_set_new(where, name, json_integer((json_int_t)json_array_size(tests)));
+			json_array_append_new(tests, rec);
+		}
+		pos = (size_t)(nl - text) + 1;
+	}
+	if (ret_end)
+		*ret_end = pos;
+	*ret = json_incref(tests);
+	return 0;
+}
+
+/* The records of an iteration's journal; a missing journal has none. */
+static int read_journal(const char *dir, json_t *config, json_t *iteration, json_t **ret, char *err, size_t es)
+{
+	_cleanup_free_ char *text = NULL;
+	char rel[PATH_MAX], path[PATH_MAX * 2];
+	size_t len;
+	int r;
+
+	r = journal_rel(rel, sizeof(rel), config_name(config), iteration);
+	if (r < 0) {
+		snprintf(err, es, "key 'configs[].name': '%s' cannot name a journal", config_name(config) ?: "(missing)");
+		return -EBADMSG;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	r = fileio_read_full(path, &text, &len);
+	if (r == -ENOENT) {
+		*ret = json_array();
+		return *ret ? 0 : -ENOMEM;
+	}
+	if (r < 0) {
+		snprintf(err, es, "%s: %s", rel, strerror(-r));
+		return r;
+	}
+	return parse_journal(text, len, rel, ret, NULL, err, es);
+}
+
+static void recount(json_t *iteration, json_t *tests)
+{
+	json_t *t;
+	size_t i;
+
+	json_object_set_new(iteration, "counts", json_object());
+	json_array_foreach(tests, i, t)
+		count_status(iteration, json_string_value(json_object_get(t, "status")), 1);
+}
+
+static bool iteration_running(json_t *iteration)
+{
+	return streq(json_string_value(json_object_get(iteration, "state")) ?: "", "running");
+}
+
+static void journal_close(struct bundle *b)
+{
+	if (b->jfd >= 0)
+		close(b->jfd);
+	b->jfd = -1;
+	b->jit = NULL;
+}
+
+/*
+ * Open iteration's journal for appending. A line a crash tore is cut off
+ * first, so the next record starts a line of its own.
+ */
+static int journal_open(struct bundle *b, json_t *config, json_t *iteration)
+{
+	char rel[PATH_MAX], path[PATH_MAX * 2];
+	_cleanup_free_ char *text = NULL;
+	json_t *tests = NULL;
+	size_t len, end;
+	char err[256];
+	int fd, r;
+
+	if (b->jit == iteration && b->jfd >= 0)
+		return 0;
+	journal_close(b);
+	r = journal_rel(rel, sizeof(rel), config_name(config), iteration);
+	if (r < 0)
+		return r;
+	snprintf(path, sizeof(path), "%s/%s", b->dir, rel);
+	r = mkdir_parent(path);
+	if (r < 0)
+		return r;
+	fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	r = fileio_read_full(path, &text, &len);
+	if (r == 0)
+		r = parse_journal(text, len, rel, &tests, &end, err, sizeof(err));
+	json_decref(tests);
+	if (r == 0 && end < len && ftruncate(fd, (off_t)end) < 0)
+		r = -errno;
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	b->jfd = fd;
+	b->jit = iteration;
+	return 0;
+}
+
+/* Append one record; with sync it is durable on return. */
+static int journal_append(struct bundle *b, json_t *config, json_t *iteration, json_t *rec, bool sync)
+{
+	_cleanup_free_ char *text = NULL;
+	double t0 = mono_ms(), ms;
+	size_t n;
+	int r;
+
+	r = journal_open(b, config, iteration);
+	if (r < 0)
+		return r;
+	text = json_dumps(rec, JSON_COMPACT);
+	if (!text)
+		return -ENOMEM;
+	n = strlen(text);
+	text[n++] = '\n'; /* over the NUL: one write per record */
+	r = fileio_write_all(b->jfd, text, n);
+	if (r < 0)
+		return r;
+	count_status(iteration, json_string_value(json_object_get(rec, "status")), 1);
+	if (!sync)
+		return 0;
+	if (fdatasync(b->jfd) < 0)
+		return -errno;
+	ms = mono_ms() - t0;
+	b->writes++;
+	b->write_total_ms += ms;
+	if (ms > b->write_max_ms)
+		b->write_max_ms = ms;
+	return 0;
+}
+
 int bundle_create(struct bundle *b, const char *results, const char *run_id, json_t *plan, json_t *kernel)
 {
 	int r = 0;
 
 	memset(b, 0, sizeof(*b));
+	b->jfd = -1;
 	if (snprintf(b->dir, sizeof(b->dir), "%s/runs/%s", results, run_id) >= (int)sizeof(b->dir))
 		r = -ENAMETOOLONG;
 	if (r == 0)
@@ -48,8 +291,108 @@ int bundle_create(struct bundle *b, const char *results, const char *run_id, jso
 	return b->doc ? 0 : -ENOMEM;
 }
 
+/* The shape every reader relies on; err names the key. */
+static int check_doc(json_t *doc, char *err, size_t es)
+{
+	static const char *const keys[] = { "run_id", "state", "plan", "configs" };
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	json_t *c, *it;
+	size_t i, k;
+
+	if (!json_is_object(doc)) {
+		snprintf(err, es, "not a JSON object");
+		return -EBADMSG;
+	}
+	if (!schema || !streq(schema, BUNDLE_SCHEMA)) {
+		snprintf(err, es, "key 'schema': '%s' is not '%s'", schema ? schema : "(missing)", BUNDLE_SCHEMA);
+		return -EBADMSG;
+	}
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!json_object_get(doc, keys[i])) {
+			snprintf(err, es, "key '%s': missing", keys[i]);
+			return -EBADMSG;
+		}
+	if (!json_is_array(json_object_get(doc, "configs"))) {
+		snprintf(err, es, "key 'configs': not an array");
+		return -EBADMSG;
+	}
+	json_array_foreach(json_object_get(doc, "configs"), i, c)
+	{
+		char slug[128];
+
+		if (config_slug(config_name(c), slug, sizeof(slug)) < 0 ||
+		    !json_is_array(json_object_get(c, "iterations"))) {
+			snprintf(err, es, "key 'configs[%zu]': needs a name like 'xfs/4k' and iterations", i);
+			return -EBADMSG;
+		}
+		json_array_foreach(json_object_get(c, "iterations"), k, it)
+			if (!json_is_integer(json_object_get(it, "index")) ||
+			    json_integer_value(json_object_get(it, "index")) < 0 ||
+			    !json_is_array(json_object_get(it, "order"))) {
+				snprintf(err, es, "key 'configs[%zu].iterations[%zu]': needs an index and an order", i, k);
+				return -EBADMSG;
+			}
+	}
+	return 0;
+}
+
+/* Sum the iterations' counts into the document's. */
+static void sum_counts(json_t *doc)
+{
+	json_t *counts = json_object(), *c, *it, *v;
+	const char *s;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(doc, "configs"), i, c)
+		json_array_foreach(json_object_get(c, "iterations"), k, it)
+			json_object_foreach(json_object_get(it, "counts"), s, v)
+	{
+		json_t *n = json_object_get(counts, s);
+
+		json_object_set_new(counts, s, json_integer((n ? json_integer_value(n) : 0) + json_integer_value(v)));
+	}
+	json_object_set_new(doc, "counts", counts);
+}
+
+int bundle_open(struct bundle *b, const char *results, const char *run_id)
+{
+	char path[PATH_MAX + 16], err[256];
+	json_t *c, *it;
+	size_t i, k;
+
+	memset(b, 0, sizeof(*b));
+	b->jfd = -1;
+	if (snprintf(b->dir, sizeof(b->dir), "%s/runs/%s", results, run_id) >= (int)sizeof(b->dir))
+		return -ENAMETOOLONG;
+	snprintf(path, sizeof(path), "%s/bundle.json", b->dir);
+	if (access(path, F_OK) < 0)
+		return -ENOENT;
+	b->doc = json_load_file(path, 0, NULL);
+	if (!b->doc || check_doc(b->doc, err, sizeof(err)) < 0)
+		goto bad;
+	/* the journals are the truth about iterations a crash interrupted */
+	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
+		json_array_foreach(json_object_get(c, "iterations"), k, it)
+	{
+		json_t *tests;
+
+		if (!iteration_running(it))
+			continue;
+		if (read_journal(b->dir, c, it, &tests, err, sizeof(err)) < 0)
+			goto bad;
+		recount(it, tests);
+		json_decref(tests);
+	}
+	return 0;
+bad:
+	json_decref(b->doc);
+	b->doc = NULL;
+	return -EBADMSG;
+}
+
 void bundle_release(struct bundle *b)
 {
+	journal_close(b);
 	json_decref(b->doc);
 	b->doc = NULL;
 }
@@ -60,7 +403,7 @@ json_t *bundle_add_config(struct bundle *b, const char *name)
 	size_t i;
 
 	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
-		if (streq(json_string_value(json_object_get(c, "name")), name))
+		if (streq(config_name(c), name))
 			return c;
 	c = json_pack("{s:s, s:s, s:n, s:[]}", "name", name, "status", "run", "reason", "iterations");
 
@@ -74,14 +417,21 @@ void bundle_config_status(json_t *config, const char *status, const char *reason
 	json_object_set_new(config, "reason", reason ? json_string(reason) : json_null());
 }
 
-json_t *bundle_add_iteration(json_t *config, unsigned index, const char *seed, char *const *order)
+json_t *bundle_add_iteration(struct bundle *b, json_t *config, unsigned index, const char *seed,
+			     char *const *order)
 {
 	json_t *ord = json_array(), *it;
 
 	for (size_t i = 0; order && order[i]; i++)
 		json_array_append_new(ord, json_string(order[i]));
-	it = json_pack("{s:i, s:s?, s:o, s:[]}", "index", (int)index, "seed", seed, "order", ord, "tests");
+	it = json_pack("{s:i, s:s?, s:o, s:s, s:{}}", "index", (int)index, "seed", seed, "order", ord, "state",
+		       "running", "counts");
+	if (!it)
+		return NULL;
 	json_array_append_new(json_object_get(config, "iterations"), it);
+	/* the journal exists before bundle.json names its iteration */
+	if (journal_open(b, config, it) < 0 || fsync(b->jfd) < 0)
+		return NULL;
 	return it;
 }
 
@@ -96,67 +446,71 @@ json_t *bundle_find_iteration(json_t *config, unsigned index)
 	return NULL;
 }
 
-json_t *bundle_find_test(json_t *iteration, const char *name)
+void bundle_iteration_end(json_t *iteration, const char *state)
 {
-	json_t *t;
-	size_t i;
+	json_object_set_new(iteration, "state", json_string(state));
+}
 
-	json_array_foreach(json_object_get(iteration, "tests"), i, t)
-		if (streq(json_string_value(json_object_get(t, "name")), name))
-			return t;
+
+static bool iteration_done(json_t *iteration)
+{
+	return streq(json_string_value(json_object_get(iteration, "state")) ?: "", "done");
+}
+
+bool bundle_config_done(json_t *config, unsigned end)
+{
+	json_t *it = end ? bundle_find_iteration(config, end - 1) : NULL;
+
+	if (!streq(json_string_value(json_object_get(config, "status")) ?: "", "run"))
+		return true; /* not run, or failed to set up: recorded already */
+	/* a config's iterations run in turn: the last one done means all are */
+	return it && iteration_done(it);
+}
+
+json_t *bundle_running_iteration(struct bundle *b, json_t **ret_config)
+{
+	json_t *c, *it;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
+		json_array_foreach(json_object_get(c, "iterations"), k, it)
+			if (iteration_running(it)) {
+				*ret_config = c;
+				return it;
+			}
 	return NULL;
 }
 
-int bundle_open(struct bundle *b, const char *results, const char *run_id)
+int bundle_remaining(struct bundle *b, json_t *config, json_t *iteration, char ***ret)
 {
-	char path[PATH_MAX + 16];
+	json_auto_t *tests = NULL, *seen = json_object();
+	char **left = NULL, err[256];
+	json_t *t, *name;
+	size_t i;
+	int r;
 
-	memset(b, 0, sizeof(*b));
-	if (snprintf(b->dir, sizeof(b->dir), "%s/runs/%s", results, run_id) >= (int)sizeof(b->dir))
-		return -ENAMETOOLONG;
-	snprintf(path, sizeof(path), "%s/bundle.json", b->dir);
-	if (access(path, F_OK) < 0)
-		return -ENOENT;
-	b->doc = json_load_file(path, 0, NULL);
-	if (!b->doc || !streq(json_string_value(json_object_get(b->doc, "schema")) ?: "", BUNDLE_SCHEMA) ||
-	    !json_is_array(json_object_get(b->doc, "configs"))) {
-		json_decref(b->doc);
-		b->doc = NULL;
-		return -EBADMSG;
-	}
+	r = read_journal(b->dir, config, iteration, &tests, err, sizeof(err));
+	if (r < 0)
+		return r;
+	json_array_foreach(tests, i, t)
+		json_object_set(seen, json_string_value(json_object_get(t, "name")), json_true());
+	json_array_foreach(json_object_get(iteration, "order"), i, name)
+		if (json_is_string(name) && !json_object_get(seen, json_string_value(name)) &&
+		    strv_push(&left, json_string_value(name)) < 0) {
+			strv_free(left);
+			return -ENOMEM;
+		}
+	*ret = left;
 	return 0;
 }
 
-static void replace_test(json_t *iteration, json_t *rec)
+int bundle_record_skipped(struct bundle *b, json_t *config, json_t *iteration, const char *name,
+			  const char *status, const char *reason, const char *source)
 {
-	json_t *tests = json_object_get(iteration, "tests"), *e;
-	const char *name = json_string_value(json_object_get(rec, "name"));
-	size_t i;
+	json_auto_t *rec = json_pack("{s:s, s:s, s:s?, s:s?, s:f, s:{}, s:[]}", "name", name, "status", status,
+				     "reason", reason, "source", source, "duration", 0.0, "findings", "artifacts");
 
-	json_array_foreach(tests, i, e)
-		if (streq(json_string_value(json_object_get(e, "name")), name)) {
-			json_array_set_new(tests, i, rec);
-			return;
-		}
-	json_array_append_new(tests, rec);
-}
-
-void bundle_record_skipped(json_t *iteration, const char *name, const char *status, const char *reason,
-			   const char *source)
-{
-	replace_test(iteration, json_pack("{s:s, s:s, s:s?, s:s?, s:f, s:{}, s:[]}", "name", name, "status",
-					  status, "reason", reason, "source", source, "duration", 0.0,
-					  "findings", "artifacts"));
-}
-
-/* Create the directory that will hold path. */
-static int mkdir_parent(const char *path)
-{
-	char dir[PATH_MAX];
-
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
-		return -ENAMETOOLONG;
-	return fileio_mkdir_p(dirname(dir));
+	return rec ? journal_append(b, config, iteration, rec, false) : -ENOMEM;
 }
 
 int bundle_copy_file(const char *src, const char *dst)
@@ -173,41 +527,40 @@ int bundle_copy_file(const char *src, const char *dst)
 		return r;
 	/*
 	 * No fsync per artifact: each would cost a journal commit per test
-	 * under the run. bundle.json is the durable record; an artifact a
+	 * under the run. The journal is the durable record; an artifact a
 	 * crash catches before writeback may come back short.
 	 */
 	return fileio_write_file(dst, buf, len);
 }
 
-/* artifacts/<config with / as _>/<iteration>/<dir>/<NNN>.<ext> */
+/* artifacts/<config slug>/<iteration>/<dir>/<NNN>.<ext> */
 static int artifact_path(char *buf, size_t size, const char *config, json_int_t iteration, const char *test,
 			 const char *ext)
 {
-	char cfg[128];
+	char slug[128];
 
-	snprintf(cfg, sizeof(cfg), "%s", config);
-	for (char *c = cfg; *c; c++)
-		if (*c == '/')
-			*c = '_';
-	return snprintf(buf, size, "artifacts/%s/%lld/%s.%s", cfg, (long long)iteration, test, ext) >=
+	if (config_slug(config, slug, sizeof(slug)) < 0)
+		return -EINVAL;
+	return snprintf(buf, size, "artifacts/%s/%lld/%s.%s", slug, (long long)iteration, test, ext) >=
 			       (int)size
 		       ? -ENAMETOOLONG
 		       : 0;
 }
 
-int bundle_record_test(struct bundle *b, json_t *config, json_t *iteration, const struct test_result *t,
-		       const char *result_dir)
+/* Copy check's files of a test that did not pass, and its kernel log. */
+static json_t *copy_artifacts(struct bundle *b, const char *cname, json_int_t iter, const struct test_result *t,
+			      const char *result_dir)
 {
 	static const char *const exts[] = { "out.bad", "full", "dmesg", "notrun" };
-	const char *cname = json_string_value(json_object_get(config, "name"));
-	json_int_t iter = json_integer_value(json_object_get(iteration, "index"));
-	json_t *findings = json_object(), *artifacts = json_array(), *rec;
 	char rel[PATH_MAX], src[PATH_MAX * 2], dst[PATH_MAX * 2];
+	json_t *artifacts = json_array();
+	bool findings = false;
 
 	for (int f = 1; f < KMSG_FINDING_MAX; f++)
-		if (t->findings[f])
-			json_object_set_new(findings, kmsg_finding_to_string((enum kmsg_finding)f),
-					    json_integer(t->findings[f]));
+		findings |= t->findings[f] > 0;
+	/* a soak of passing tests must not fill the disk with their logs */
+	if (!findings && (t->status == TS_PASS || t->status == TS_NOTRUN || t->status == TS_EXPUNGED))
+		return artifacts;
 	for (size_t i = 0; result_dir && i < ARRAY_SIZE(exts); i++) {
 		snprintf(src, sizeof(src), "%s/%s.%s", result_dir, t->name, exts[i]);
 		if (access(src, F_OK) < 0 || artifact_path(rel, sizeof(rel), cname, iter, t->name, exts[i]) < 0)
@@ -221,11 +574,26 @@ int bundle_record_test(struct bundle *b, json_t *config, json_t *iteration, cons
 		if (mkdir_parent(dst) == 0 && fileio_write_file(dst, t->kernel_log, t->kernel_log_len) == 0)
 			json_array_append_new(artifacts, json_string(rel));
 	}
+	return artifacts;
+}
+
+int bundle_record_test(struct bundle *b, json_t *config, json_t *iteration, const struct test_result *t,
+		       const char *result_dir)
+{
+	json_int_t iter = json_integer_value(json_object_get(iteration, "index"));
+	json_t *findings = json_object();
+	json_auto_t *rec = NULL;
+
+	for (int f = 1; f < KMSG_FINDING_MAX; f++)
+		if (t->findings[f])
+			json_object_set_new(findings, kmsg_finding_to_string((enum kmsg_finding)f),
+					    json_integer(t->findings[f]));
 	rec = json_pack("{s:s, s:s, s:f, s:s?, s:s?, s:o, s:s?, s:b, s:o}", "name", t->name, "status",
 			test_status_to_string(t->status), "duration", t->duration, "reason",
 			t->reason[0] ? t->reason : NULL, "excerpt", t->excerpt[0] ? t->excerpt : NULL,
 			"findings", findings, "first_report", t->first_report[0] ? t->first_report : NULL,
-			"without_lockdep", t->without_lockdep, "artifacts", artifacts);
+			"without_lockdep", t->without_lockdep, "artifacts",
+			copy_artifacts(b, config_name(config), iter, t, result_dir));
 	if (!rec)
 		return -ENOMEM;
 	if (t->runs > 1)
@@ -233,8 +601,20 @@ int bundle_record_test(struct bundle *b, json_t *config, json_t *iteration, cons
 				    json_pack("{s:i, s:i, s:s}", "runs", (int)t->runs, "fails", (int)t->fails,
 					      "classification",
 					      t->fails == t->runs ? "consistent" : t->fails ? "flaky" : "passed"));
-	replace_test(iteration, rec);
-	return 0;
+	return journal_append(b, config, iteration, rec, true);
+}
+
+size_t bundle_count_recorded(struct bundle *b)
+{
+	json_t *c, *it, *v;
+	const char *s;
+	size_t i, k, n = 0;
+
+	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
+		json_array_foreach(json_object_get(c, "iterations"), k, it)
+			json_object_foreach(json_object_get(it, "counts"), s, v)
+				n += (size_t)json_integer_value(v);
+	return n;
 }
 
 void bundle_set(struct bundle *b, const char *key, json_t *value)
@@ -242,55 +622,23 @@ void bundle_set(struct bundle *b, const char *key, json_t *value)
 	json_object_set_new(b->doc, key, value);
 }
 
-static void count_statuses(struct bundle *b)
-{
-	json_t *counts = json_object(), *c, *it, *t;
-	size_t i, k, m;
-
-	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
-		json_array_foreach(json_object_get(c, "iterations"), k, it)
-			json_array_foreach(json_object_get(it, "tests"), m, t)
-	{
-		const char *s = json_string_value(json_object_get(t, "status"));
-		json_t *n = json_object_get(counts, s);
-
-		json_object_set_new(counts, s, json_integer(n ? json_integer_value(n) + 1 : 1));
-	}
-	json_object_set_new(b->doc, "counts", counts);
-}
-
-static double mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 int bundle_write(struct bundle *b)
 {
-	double t0 = mono_ms(), ms;
-	int r;
+	_cleanup_free_ char *text = NULL;
+	char path[PATH_MAX + 16];
 
-	count_statuses(b);
-	/* the figures of the writes before this one: a write cannot time itself */
+	/* the records bundle.json counts are durable before it is */
+	if (b->jfd >= 0 && fdatasync(b->jfd) < 0)
+		return -errno;
+	sum_counts(b->doc);
 	json_object_set_new(b->doc, "writes",
 			    json_pack("{s:i, s:f, s:f}", "count", (int)b->writes, "max_ms", b->write_max_ms,
 				      "mean_ms", b->writes ? b->write_total_ms / b->writes : 0.0));
-	{
-		/* compact: the bundle is rewritten after every test and only machines read it whole */
-		_cleanup_free_ char *text = json_dumps(b->doc, JSON_COMPACT);
-		char path[PATH_MAX + 16];
-
-		snprintf(path, sizeof(path), "%s/bundle.json", b->dir);
-		r = text ? fileio_write_replace(path, text, strlen(text)) : -ENOMEM;
-	}
-	ms = mono_ms() - t0;
-	b->writes++;
-	b->write_total_ms += ms;
-	if (ms > b->write_max_ms)
-		b->write_max_ms = ms;
-	return r;
+	text = json_dumps(b->doc, JSON_COMPACT);
+	if (!text)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/bundle.json", b->dir);
+	return fileio_write_replace(path, text, strlen(text));
 }
 
 int bundle_finish(struct bundle *b, const char *state)
@@ -299,4 +647,55 @@ int bundle_finish(struct bundle *b, const char *state)
 	json_object_set_new(b->doc, "state", json_string(state));
 	json_object_set_new(b->doc, "ended", now_json());
 	return bundle_write(b);
+}
+
+int bundle_load(const char *path, json_t **ret, char *err, size_t es)
+{
+	char file[PATH_MAX], buf[PATH_MAX], dir[PATH_MAX];
+	struct stat st;
+	json_error_t jerr;
+	json_auto_t *doc = NULL;
+	json_t *c, *it;
+	size_t i, k;
+	int r;
+
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		r = snprintf(file, sizeof(file), "%s/bundle.json", path);
+	else
+		r = snprintf(file, sizeof(file), "%s", path);
+	if (r >= (int)sizeof(file))
+		return -ENAMETOOLONG;
+	snprintf(buf, sizeof(buf), "%s", file);
+	snprintf(dir, sizeof(dir), "%s", dirname(buf));
+	doc = json_load_file(file, 0, &jerr);
+	if (!doc) {
+		snprintf(err, es, "%s: line %d: %s", file, jerr.line, jerr.text);
+		return -EBADMSG;
+	}
+	{
+		char why[256];
+
+		r = check_doc(doc, why, sizeof(why));
+		if (r < 0) {
+			snprintf(err, es, "%s: %s", file, why);
+			return r;
+		}
+	}
+	json_array_foreach(json_object_get(doc, "configs"), i, c)
+		json_array_foreach(json_object_get(c, "iterations"), k, it)
+	{
+		json_t *tests;
+		char why[512];
+
+		r = read_journal(dir, c, it, &tests, why, sizeof(why));
+		if (r < 0) {
+			snprintf(err, es, "%s/%s", dir, why);
+			return r;
+		}
+		recount(it, tests);
+		json_object_set_new(it, "tests", tests);
+	}
+	sum_counts(doc);
+	*ret = json_incref(doc);
+	return 0;
 }

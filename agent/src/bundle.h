@@ -1,23 +1,42 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The result bundle: one directory per run holding bundle.json (schema
- * "fsagent-bundle/1", described by docs/bundle.schema.json) and the
- * artifacts beside it. bundle.json is rewritten after every test by temp
- * file + fsync + rename, so a crash at any instant leaves a valid bundle.
+ * The result bundle: one directory per run on the results disk.
+ *
+ *   bundle.json                  the run: plan, kernel, caps, and per config
+ *                                and iteration the seed, order, state and
+ *                                counts (schema "fsagent-bundle/2",
+ *                                docs/bundle.schema.json). Rewritten by temp
+ *                                file + rename + fsync at checkpoints only:
+ *                                run start, iteration start and end, run end.
+ *   tests/<fs>_<cfg>/<i>.jsonl   the iteration's journal: one JSON test record
+ *                                per line, appended and fdatasync'ed as each
+ *                                test ends. A crash can tear only the last
+ *                                line, which readers ignore and the writer
+ *                                cuts off before appending again.
+ *   artifacts/...                files of tests that did not pass.
+ *
+ * So recording a test costs one small append and one flush whatever the size
+ * of the run, and fsagent keeps only counts in memory, never the records.
+ * Readers take the whole picture from bundle_load(), which folds the
+ * journals into each iteration's "tests" array (the last record of a test
+ * wins).
  */
 #pragma once
 
 #include <jansson.h>
 #include <limits.h>
+#include <stdbool.h>
 
 #include "runner.h"
 
-#define BUNDLE_SCHEMA "fsagent-bundle/1"
+#define BUNDLE_SCHEMA "fsagent-bundle/2"
 
 struct bundle {
 	char dir[PATH_MAX]; /* <results>/runs/<run id> */
 	json_t *doc;
-	/* what durable rewrites cost, for the record */
+	int jfd;      /* the open journal, O_APPEND, or -1 */
+	json_t *jit;  /* the iteration it belongs to */
+	/* what durable test records cost, for the record */
 	unsigned writes;
 	double write_max_ms, write_total_ms;
 };
@@ -27,43 +46,63 @@ struct bundle {
  * plan and kernel (references stolen, also on failure). Returns 0 or -errno.
  */
 int bundle_create(struct bundle *b, const char *results, const char *run_id, json_t *plan, json_t *kernel);
+
+/*
+ * Load <results>/runs/<run_id>/bundle.json to resume it; the counts of
+ * iterations still running are taken again from their journals. Returns 0,
+ * -ENOENT, or -EBADMSG when it is not a bundle of this schema.
+ */
+int bundle_open(struct bundle *b, const char *results, const char *run_id);
 void bundle_release(struct bundle *b);
 
 /* The config ("xfs/4k") of that name, appended if new (borrowed). */
 json_t *bundle_add_config(struct bundle *b, const char *name);
 /* Mark a config not run (or failed to set up) with a reason. */
 void bundle_config_status(json_t *config, const char *status, const char *reason);
-/* Append an iteration with its seed and order; returns it (borrowed). */
-json_t *bundle_add_iteration(json_t *config, unsigned index, const char *seed, char *const *order);
 
+/*
+ * Append an iteration with its seed and order, state "running", and create
+ * its journal. Returns it (borrowed), or NULL on failure.
+ */
+json_t *bundle_add_iteration(struct bundle *b, json_t *config, unsigned index, const char *seed,
+			     char *const *order);
 /* The iteration of that index, or NULL (borrowed). */
 json_t *bundle_find_iteration(json_t *config, unsigned index);
-
-/* The record of test in iteration, or NULL (borrowed). */
-json_t *bundle_find_test(json_t *iteration, const char *name);
-
 /*
- * Load <results>/runs/<run_id>/bundle.json to resume it. Returns 0,
- * -ENOENT, or -EBADMSG when it is not a bundle of this schema.
+ * End an iteration: "done" when every test has a record, "stopped" when a
+ * soak's stop condition cut it short (written at the next bundle_write).
  */
-int bundle_open(struct bundle *b, const char *results, const char *run_id);
+void bundle_iteration_end(json_t *iteration, const char *state);
+/* Whether every iteration of config before index end is finished. */
+bool bundle_config_done(json_t *config, unsigned end);
+/* The iteration still running, if any, and its config (borrowed), or NULL. */
+json_t *bundle_running_iteration(struct bundle *b, json_t **ret_config);
 
 /*
- * Record a test in iteration: its result, and artifacts copied from
- * result_dir (check's <RESULT_BASE>[/section]) plus fsagent's kernel log.
- * Replaces an earlier record of the same test. Returns 0 or -errno.
+ * The iteration's order without the tests its journal already records,
+ * as a NULL-terminated strv the caller frees. Returns 0 or -errno.
+ */
+int bundle_remaining(struct bundle *b, json_t *config, json_t *iteration, char ***ret);
+
+/*
+ * Record a test durably in iteration's journal: its result, and artifacts
+ * (for tests that did not pass) copied from result_dir (check's
+ * <RESULT_BASE>[/section]) plus fsagent's kernel log. Returns 0 or -errno.
  */
 int bundle_record_test(struct bundle *b, json_t *config, json_t *iteration, const struct test_result *t,
 		       const char *result_dir);
 
-/* Record an expunged or unknown test without running it. */
-void bundle_record_skipped(json_t *iteration, const char *name, const char *status, const char *reason,
-			   const char *source);
+/* Record an expunged or unknown test without running it (durable at the next bundle_write). */
+int bundle_record_skipped(struct bundle *b, json_t *config, json_t *iteration, const char *name,
+			  const char *status, const char *reason, const char *source);
+
+/* Tests recorded in every journal (the counts summed). */
+size_t bundle_count_recorded(struct bundle *b);
 
 /* Set a top-level key (reference stolen). */
 void bundle_set(struct bundle *b, const char *key, json_t *value);
 
-/* Rewrite bundle.json durably. Returns 0 or -errno. */
+/* Flush the journal and rewrite bundle.json durably. Returns 0 or -errno. */
 int bundle_write(struct bundle *b);
 
 /* Set state ("complete", "stopped", "error") and the end time, then write. */
@@ -71,3 +110,12 @@ int bundle_finish(struct bundle *b, const char *state);
 
 /* Copy src to dst (creating dst's directory). Returns 0 or -errno. */
 int bundle_copy_file(const char *src, const char *dst);
+
+/*
+ * Read a bundle whole (path: bundle.json or its directory): the document
+ * with each iteration's "tests" filled from its journal and the counts
+ * taken again from them. A bad document or journal line fills err with
+ * the file, line and key. Returns 0 (*ret owned by the caller), -errno, or
+ * -EBADMSG.
+ */
+int bundle_load(const char *path, json_t **ret, char *err, size_t errsize);

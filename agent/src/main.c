@@ -285,54 +285,53 @@ static int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "junit", required_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	const char *junit = NULL, *path;
-	json_error_t jerr;
-	json_t *b;
-	char err[256];
+	const char *junit = NULL;
+	json_auto_t *b = NULL;
+	bool as_json = false;
+	char err[1024];
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': junit = optarg; break;
+		case 'J': as_json = true; break;
 		case 'h':
-			printf("usage: fsagent report BUNDLE.json [--junit FILE]\n"
-			       "Summarise a run: counts per status per config, failures with reasons, flaky\n"
-			       "tests, kernel findings, lockdep coverage; --junit writes JUnit XML too.\n");
+			printf("usage: fsagent report BUNDLE [--junit FILE] [--json]\n"
+			       "Summarise a run (BUNDLE: its bundle.json or directory): counts per status per\n"
+			       "config, failures with reasons, flaky tests, kernel findings, lockdep coverage;\n"
+			       "--junit writes JUnit XML too; --json prints the whole bundle instead, each\n"
+			       "iteration's test records folded in from its journal.\n");
 			return 0;
 		default: return 2;
 		}
 	}
 	if (optind != argc - 1) {
-		log_err("usage: fsagent report BUNDLE.json [--junit FILE]");
+		log_err("usage: fsagent report BUNDLE [--junit FILE] [--json]");
 		return 2;
 	}
-	path = argv[optind];
-	b = json_load_file(path, 0, &jerr);
-	if (!b) {
-		log_err("%s: line %d: %s", path, jerr.line, jerr.text);
+	if (bundle_load(argv[optind], &b, err, sizeof(err)) < 0) {
+		log_err("%s", err);
 		return 1;
 	}
-	if (report_check_bundle(b, err, sizeof(err)) < 0) {
-		log_err("%s: %s", path, err);
-		json_decref(b);
-		return 1;
-	}
-	report_text(b, stdout);
+	if (as_json) {
+		if (json_dumpf(b, stdout, JSON_COMPACT) < 0 || putchar('\n') == EOF)
+			return 1;
+	} else
+		report_text(b, stdout);
 	if (junit) {
 		FILE *f = fopen(junit, "we");
 
 		if (!f) {
 			log_err("open '%s' failed: %s", junit, strerror(errno));
-			json_decref(b);
 			return 1;
 		}
 		report_junit(b, f);
 		fclose(f);
 	}
-	json_decref(b);
 	return 0;
 }
 

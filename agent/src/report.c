@@ -9,45 +9,6 @@
 #include <errno.h>
 #include <string.h>
 
-int report_check_bundle(json_t *b, char *err, size_t es)
-{
-	static const char *const keys[] = { "run_id", "state", "plan", "configs" };
-	const char *schema = json_string_value(json_object_get(b, "schema"));
-	json_t *c, *it;
-	size_t i, k;
-
-	if (!json_is_object(b)) {
-		snprintf(err, es, "not a JSON object");
-		return -EBADMSG;
-	}
-	if (!schema || !streq(schema, BUNDLE_SCHEMA)) {
-		snprintf(err, es, "key 'schema': '%s' is not '%s'", schema ? schema : "(missing)", BUNDLE_SCHEMA);
-		return -EBADMSG;
-	}
-	for (i = 0; i < ARRAY_SIZE(keys); i++)
-		if (!json_object_get(b, keys[i])) {
-			snprintf(err, es, "key '%s': missing", keys[i]);
-			return -EBADMSG;
-		}
-	if (!json_is_array(json_object_get(b, "configs"))) {
-		snprintf(err, es, "key 'configs': not an array");
-		return -EBADMSG;
-	}
-	json_array_foreach(json_object_get(b, "configs"), i, c)
-	{
-		if (!json_is_string(json_object_get(c, "name")) || !json_is_array(json_object_get(c, "iterations"))) {
-			snprintf(err, es, "key 'configs[%zu]': needs name and iterations", i);
-			return -EBADMSG;
-		}
-		json_array_foreach(json_object_get(c, "iterations"), k, it)
-			if (!json_is_array(json_object_get(it, "tests"))) {
-				snprintf(err, es, "key 'configs[%zu].iterations[%zu].tests': not an array", i, k);
-				return -EBADMSG;
-			}
-	}
-	return 0;
-}
-
 static const char *str(json_t *o, const char *key)
 {
 	const char *s = json_string_value(json_object_get(o, key));

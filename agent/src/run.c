@@ -82,41 +82,16 @@ static int on_result(void *data, struct test_result *t)
 	log_info("%s %s: %s%s%s", c->cfg->name, t->name, test_status_to_string(t->status),
 		 t->reason[0] ? ": " : "", t->reason);
 	r = bundle_record_test(c->b, c->config, c->iteration, t, c->result_dir);
-	if (r == 0)
-		r = bundle_write(c->b);
 	if (r < 0)
-		log_err("write bundle '%s' failed: %s", c->b->dir, strerror(-r));
+		log_err("record %s in bundle '%s' failed: %s", t->name, c->b->dir, strerror(-r));
+	/* recorded: the test's kernel log need not stay in memory for the batch */
+	free(t->kernel_log);
+	t->kernel_log = NULL;
+	t->kernel_log_len = 0;
 	/* a soak stops between tests once its time is up or the stop file appears */
 	if (soak_active(c->o->plan) && (c->stopped_by = soak_stop(c)))
 		return 1;
 	return 0;
-}
-
-static void on_start(void *data, struct test_result *t)
-{
-	struct run_ctx *c = data;
-
-	if (c->o->on_start)
-		c->o->on_start(c->o->data, c->cfg->name,
-			       (unsigned)json_integer_value(json_object_get(c->iteration, "index")), t->name);
-}
-
-/* Whether a resumed config has nothing left: every iteration there, every test recorded. */
-/* Whether config has nothing left up to (not including) iteration index end. */
-static bool config_done(json_t *config, unsigned end)
-{
-	json_t *it = bundle_find_iteration(config, end - 1), *o;
-	size_t i;
-
-	if (!json_is_string(json_object_get(config, "status")) ||
-	    !streq(json_string_value(json_object_get(config, "status")), "run"))
-		return true; /* not run, or failed to set up: recorded already */
-	if (!it)
-		return false;
-	json_array_foreach(json_object_get(it, "order"), i, o)
-		if (!bundle_find_test(it, json_string_value(o)))
-			return false;
-	return json_array_size(json_object_get(config, "iterations")) > 0;
 }
 
 static int run_one_config(struct run_ctx *c, char *err, size_t es)
@@ -146,22 +121,18 @@ static int run_one_config(struct run_ctx *c, char *err, size_t es)
 			.fstests = o->fstests, .host_options = c->cfg->host_options,
 			.section = c->cfg->section, .kmsg = o->kmsg, .sysrq = o->sysrq,
 			.rerun_failures = p->rerun_failures, .timeout_for = timeout_for,
-			.on_result = on_result, .on_start = on_start, .data = c,
+			.on_result = on_result, .data = c,
 		};
 
 		c->iteration = bundle_find_iteration(c->config, it);
 		if (c->iteration) {
 			/* resuming: the recorded order, minus what already has a result */
-			json_t *name;
-			size_t m;
-
-			json_array_foreach(json_object_get(c->iteration, "order"), m, name)
-				if (!bundle_find_test(c->iteration, json_string_value(name)) &&
-				    strv_push(&order, json_string_value(name)) < 0) {
-					strv_free(order);
-					selection_release(&sel);
-					return -ENOMEM;
-				}
+			r = bundle_remaining(c->b, c->config, c->iteration, &order);
+			if (r < 0) {
+				snprintf(err, es, "read the journal of iteration %u: %s", it, strerror(-r));
+				selection_release(&sel);
+				return r;
+			}
 		} else {
 			for (size_t i = 0; i < sel.n; i++)
 				if (sel.v[i].state == SEL_RUN && strv_push(&order, sel.v[i].name) < 0) {
@@ -175,10 +146,16 @@ static int run_one_config(struct run_ctx *c, char *err, size_t es)
 				snprintf(seedbuf, sizeof(seedbuf), "%" PRIu64, s);
 				order_shuffle(order, strv_length(order), s);
 			}
-			c->iteration = bundle_add_iteration(c->config, it, seedbuf[0] ? seedbuf : NULL, order);
+			c->iteration = bundle_add_iteration(c->b, c->config, it, seedbuf[0] ? seedbuf : NULL, order);
+			if (!c->iteration) {
+				snprintf(err, es, "create the journal of iteration %u in '%s' failed", it, c->b->dir);
+				strv_free(order);
+				selection_release(&sel);
+				return -EIO;
+			}
 			for (size_t i = 0; i < sel.n; i++)
 				if (sel.v[i].state != SEL_RUN) {
-					bundle_record_skipped(c->iteration, sel.v[i].name,
+					bundle_record_skipped(c->b, c->config, c->iteration, sel.v[i].name,
 							      sel.v[i].state == SEL_EXPUNGED ? "expunged" : "error",
 							      sel.v[i].reason, sel.v[i].source);
 					c->bad += sel.v[i].state == SEL_UNKNOWN;
@@ -199,6 +176,10 @@ static int run_one_config(struct run_ctx *c, char *err, size_t es)
 			free(tests[i].kernel_log);
 		free(tests);
 		strv_free(order);
+		if (r == 0) {
+			bundle_iteration_end(c->iteration, c->stopped_by ? "stopped" : "done");
+			bundle_write(c->b);
+		}
 	}
 	selection_release(&sel);
 	return r;
@@ -242,7 +223,7 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 
 			c.cfg = &o->configs[i];
 			c.config = bundle_add_config(b, c.cfg->name);
-			if (config_done(c.config, c.base + o->plan->iterations))
+			if (bundle_config_done(c.config, c.base + o->plan->iterations))
 				continue; /* resumed: finished or recorded before the crash */
 			if (o->prepare) {
 				int p = o->prepare(o->data, c.cfg, err, sizeof(err));

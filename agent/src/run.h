@@ -36,8 +36,6 @@ struct run_opts {
 	 * holds the reason. NULL: every config runs.
 	 */
 	int (*prepare)(void *data, const struct run_config *cfg, char *why, size_t size);
-	/* Called before each test starts (durable progress); may be NULL. */
-	void (*on_start)(void *data, const char *config, unsigned iteration, const char *test);
 	void *data;
 };
 

@@ -200,8 +200,6 @@ static void on_event(void *data, const struct checkout_event *ev)
 		r->verdict_seen = 0;
 		r->started_at = now_s();
 		t->taint_before = read_taint();
-		if (r->o->on_start)
-			r->o->on_start(r->o->data, t);
 		break;
 	case CE_RESULT:
 		if (ev->verdict == CV_UNKNOWN_TEST) {

@@ -47,8 +47,6 @@ struct runner_opts {
 	unsigned (*timeout_for)(void *data, const char *test); /* seconds, 0 = none */
 	/* called once a test's result is final; nonzero stops the run */
 	int (*on_result)(void *data, struct test_result *t);
-	/* called when a test starts (for durable progress) */
-	void (*on_start)(void *data, struct test_result *t);
 	void *data;
 	unsigned kill_grace_ms; /* TERM to KILL; default 5000 */
 	unsigned dead_wait_ms;	/* KILL to "unkillable"; default 10000 */

@@ -88,24 +88,18 @@ static int load_plan(struct plan *p, const struct boot_config *cfg, const char *
 }
 
 
-static size_t count_recorded(json_t *bundle)
+/*
+ * The boots of a run, for crash-loop detection: written once a boot has
+ * started testing ("testing": true) and again when it stops, also for a
+ * deliberate reboot. Which test was in flight when a boot ended while
+ * testing needs no record: it is the first of the running iteration's
+ * order without a result in its journal.
+ */
+static void progress_write(struct progress *pg, bool testing)
 {
-	json_t *c, *it;
-	size_t i, k, n = 0;
-
-	json_array_foreach(json_object_get(bundle, "configs"), i, c)
-		json_array_foreach(json_object_get(c, "iterations"), k, it)
-			n += json_array_size(json_object_get(it, "tests"));
-	return n;
-}
-
-/* Durable before each test: which test is in flight (NULL: none). */
-static void progress_write(struct progress *pg, const char *config, unsigned iteration, const char *test)
-{
-	json_auto_t *j = json_pack("{s:s, s:s?, s:i, s:s?, s:I, s:i, s:i, s:I}", "run_id", pg->run_id, "config",
-				   config, "iteration", (int)iteration, "test", test, "started",
+	json_auto_t *j = json_pack("{s:s, s:I, s:i, s:i, s:I, s:b}", "run_id", pg->run_id, "boot_started",
 				   (json_int_t)time(NULL), "boots", pg->boots, "stalled_boots", pg->stalled,
-				   "recorded", (json_int_t)pg->recorded);
+				   "recorded", (json_int_t)pg->recorded, "testing", testing);
 	int r = j ? results_write_json(pg->dir, "progress.json", j) : -ENOMEM;
 
 	if (r < 0)
@@ -150,41 +144,27 @@ static char *pstore_tail(void)
 }
 
 /* The test that was running when the machine went down: recorded as a crash. */
-static void record_crash(struct bundle *b, json_t *progress)
+static void record_crash(struct bundle *b)
 {
-	const char *cname = json_string_value(json_object_get(progress, "config"));
-	const char *test = json_string_value(json_object_get(progress, "test"));
-	json_t *config = NULL, *it, *c;
+	json_t *config = NULL, *it = bundle_running_iteration(b, &config);
 	struct test_result t = { 0 };
-	size_t i;
+	char **left = NULL;
 
-	if (!cname || !test)
-		return;
-	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
-		if (streq(json_string_value(json_object_get(c, "name")), cname))
-			config = c;
-	it = config ? bundle_find_iteration(config, (unsigned)json_integer_value(json_object_get(progress, "iteration"))) : NULL;
-	if (!it || bundle_find_test(it, test))
-		return;
-	snprintf(t.name, sizeof(t.name), "%s", test);
+	if (!it || bundle_remaining(b, config, it, &left) < 0 || !left) {
+		strv_free(left);
+		return; /* between iterations: nothing was in flight */
+	}
+	snprintf(t.name, sizeof(t.name), "%s", left[0]);
+	strv_free(left);
 	t.status = TS_CRASH;
-	t.duration = (double)(time(NULL) - json_integer_value(json_object_get(progress, "started")));
-	if (t.duration < 0)
-		t.duration = 0;
+	/* how long it ran before the crash is not known: its duration stays 0 */
 	t.kernel_log = pstore_tail();
 	t.kernel_log_len = t.kernel_log ? strlen(t.kernel_log) : 0;
 	snprintf(t.reason, sizeof(t.reason), "the machine crashed or was reset during the test%s",
 		 t.kernel_log ? " (kernel log from pstore kept)" : "");
-	log_warn("%s %s: crash: resuming after it", cname, test);
+	log_warn("%s %s: crash: resuming after it", json_string_value(json_object_get(config, "name")), t.name);
 	bundle_record_test(b, config, it, &t, NULL);
 	free(t.kernel_log);
-}
-
-static void on_start(void *data, const char *config, unsigned iteration, const char *test)
-{
-	struct session *s = data;
-
-	progress_write(&s->pg, config, iteration, test);
 }
 
 /* Format the test device, check it mounts, and write the config's section. */
@@ -284,8 +264,9 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 		}
 		s.pg.boots = (int)json_integer_value(json_object_get(progress, "boots")) + 1;
 		s.pg.stalled = (int)json_integer_value(json_object_get(progress, "stalled_boots"));
-		record_crash(&b, progress);
-		s.pg.recorded = count_recorded(b.doc);
+		if (!json_is_false(json_object_get(progress, "testing")))
+			record_crash(&b);
+		s.pg.recorded = bundle_count_recorded(&b);
 		if ((json_int_t)s.pg.recorded <= json_integer_value(json_object_get(progress, "recorded")))
 			s.pg.stalled++;
 		else
@@ -360,13 +341,12 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 	for (size_t i = 0; i < s.n; i++)
 		s.rc[i] = (struct run_config){ s.fsc[i].name, s.fsc[i].fstype, s.host_options, sections[i], rbase };
 	bundle_write(&b);
-	progress_write(&s.pg, NULL, 0, NULL);
+	progress_write(&s.pg, true);
 	fileio_write_atomic(cur, run_id, strlen(run_id));
 	{
 		char **caps = inventory_cap_names(inv);
 		struct run_opts ro = { .fstests = fstests, .results = results, .sysrq = true, .plan = &plan, .expunges = &expunges,
-				       .configs = s.rc, .n_configs = s.n, .prepare = prepare,
-				       .on_start = on_start, .data = &s };
+				       .configs = s.rc, .n_configs = s.n, .prepare = prepare, .data = &s };
 
 		ro.ctx.kernel = inv->caps.version;
 		ro.ctx.arch = json_string_value(json_object_get(json_object_get(inv->doc, "machine"), "arch"));
@@ -381,7 +361,7 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 		snprintf(dst, sizeof(dst), "%s/fstests.config", b.dir);
 		bundle_copy_file(s.host_options, dst);
 	}
-	s.pg.recorded = count_recorded(b.doc);
+	s.pg.recorded = bundle_count_recorded(&b);
 	json_object_set_new(b.doc, "kmsg_lost",
 			    json_integer((json_int_t)(runner_kmsg_lost() +
 						      json_integer_value(json_object_get(b.doc, "kmsg_lost")))));
@@ -389,10 +369,10 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 		/* nothing in flight: the next boot goes on after the stuck test */
 		json_object_set_new(b.doc, "state", json_string("running"));
 		bundle_write(&b);
-		progress_write(&s.pg, NULL, 0, NULL);
+		progress_write(&s.pg, false);
 	} else {
 		bundle_finish(&b, r < 0 ? "error" : "complete");
-		progress_write(&s.pg, NULL, 0, NULL);
+		progress_write(&s.pg, false);
 		unlink(cur);
 	}
 	{

@@ -21,5 +21,5 @@ host_run() {
 		--run-id "$id" "$@"
 }
 
-# bq BUNDLE FILTER: a jq assertion
-bq() { jq -e "$2" "$1"; }
+# bq BUNDLE FILTER: a jq assertion over the whole bundle (journals folded in)
+bq() { bundle_json "$1" | jq -e "$2"; }

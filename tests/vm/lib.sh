@@ -146,6 +146,9 @@ vm_results_get() {
 	debugfs -R "dump $2 $3" "$1" >/dev/null 2>&1 && [ -s "$3" ]
 }
 
+# bundle_json BUNDLE: the whole bundle, each iteration's journal folded in as "tests"
+bundle_json() { "$HOSTAGENT" report --json "$1"; }
+
 # vm_results_rdump FILE PATH DIR: read a directory back without root
 vm_results_rdump() {
 	vm_results_replay "$1"

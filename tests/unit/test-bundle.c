@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+/* bundle: checkpoints, per-iteration journals, torn lines, resume, reading back. */
+#include "unit.h"
+#include "bundle.h"
+#include "util/fileio.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <unistd.h>
+
+static char dir[64];
+static char t1[] = "generic/001", t2[] = "generic/002", t3[] = "generic/003";
+static char *const order[] = { t1, t2, t3, NULL };
+
+static int mkdir_tmp(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/fsagent-bundle-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int rm_tmp(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+static void record(struct bundle *b, json_t *config, json_t *it, const char *name, enum test_status s)
+{
+	struct test_result t = { .status = s, .duration = 1.5 };
+
+	snprintf(t.name, sizeof(t.name), "%s", name);
+	assert_int_equal(bundle_record_test(b, config, it, &t, NULL), 0);
+}
+
+/* A run of one config, one iteration: 001 passed, 002 failed, 003 not reached. */
+static void make_run(struct bundle *b)
+{
+	json_t *c, *it;
+
+	assert_int_equal(bundle_create(b, dir, "r1", json_object(), NULL), 0);
+	c = bundle_add_config(b, "xfs/4k");
+	it = bundle_add_iteration(b, c, 0, "42", order);
+	assert_non_null(it);
+	assert_int_equal(bundle_write(b), 0);
+	record(b, c, it, "generic/001", TS_PASS);
+	record(b, c, it, "generic/002", TS_FAIL);
+}
+
+static void append(const char *rel, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/runs/r1/%s", dir, rel);
+	f = fopen(path, "a");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int load(json_t **doc, char *err, size_t es)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/runs/r1", dir);
+	return bundle_load(path, doc, err, es);
+}
+
+static void test_records_are_journal_lines(void **state)
+{
+	struct bundle b;
+	json_t *doc = NULL, *tests;
+	char err[256] = "";
+
+	(void)state;
+	make_run(&b);
+	/* bundle.json was written before the records: it has no test in it */
+	assert_int_equal(b.writes, 2);
+	bundle_release(&b);
+	assert_int_equal(load(&doc, err, sizeof(err)), 0);
+	tests = json_object_get(json_array_get(json_object_get(json_array_get(json_object_get(doc, "configs"), 0),
+								 "iterations"), 0), "tests");
+	assert_int_equal(json_array_size(tests), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(tests, 1), "status")), "fail");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "counts"), "pass")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "counts"), "fail")), 1);
+	json_decref(doc);
+}
+
+static void test_resume_cuts_torn_line_and_goes_on(void **state)
+{
+	struct bundle b;
+	json_t *c = NULL, *it, *doc = NULL;
+	char **left = NULL, err[256] = "";
+
+	(void)state;
+	make_run(&b);
+	bundle_release(&b);
+	/* the crash tore the record of generic/003 */
+	append("tests/xfs_4k/0.jsonl", "{\"name\":\"generic/003\",\"sta");
+	assert_int_equal(bundle_open(&b, dir, "r1"), 0);
+	assert_int_equal(bundle_count_recorded(&b), 2);
+	it = bundle_running_iteration(&b, &c);
+	assert_non_null(it);
+	assert_string_equal(json_string_value(json_object_get(c, "name")), "xfs/4k");
+	assert_false(bundle_config_done(c, 1));
+	assert_int_equal(bundle_remaining(&b, c, it, &left), 0);
+	assert_non_null(left);
+	assert_string_equal(left[0], "generic/003");
+	assert_null(left[1]);
+	free(left[0]);
+	free(left);
+	record(&b, c, it, "generic/003", TS_CRASH);
+	bundle_iteration_end(it, "done");
+	assert_int_equal(bundle_finish(&b, "complete"), 0);
+	assert_true(bundle_config_done(c, 1));
+	assert_null(bundle_running_iteration(&b, &c));
+	bundle_release(&b);
+	/* the torn bytes are gone: the new record starts its own line */
+	assert_int_equal(load(&doc, err, sizeof(err)), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "counts"), "crash")), 1);
+	assert_string_equal(json_string_value(json_object_get(doc, "state")), "complete");
+	json_decref(doc);
+}
+
+static void test_later_record_wins(void **state)
+{
+	struct bundle b;
+	json_t *doc = NULL;
+	char err[256] = "";
+
+	(void)state;
+	make_run(&b);
+	bundle_release(&b);
+	append("tests/xfs_4k/0.jsonl", "{\"name\":\"generic/002\",\"status\":\"pass\",\"duration\":1}\n");
+	assert_int_equal(load(&doc, err, sizeof(err)), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "counts"), "pass")), 2);
+	assert_null(json_object_get(json_object_get(doc, "counts"), "fail"));
+	json_decref(doc);
+}
+
+static void test_bad_line_named(void **state)
+{
+	struct bundle b;
+	json_t *doc = NULL;
+	char err[512] = "";
+
+	(void)state;
+	make_run(&b);
+	bundle_release(&b);
+	append("tests/xfs_4k/0.jsonl", "[1, 2]\n");
+	assert_int_equal(load(&doc, err, sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "tests/xfs_4k/0.jsonl:3: not a test record"));
+	assert_int_equal(bundle_open(&b, dir, "r1"), -EBADMSG);
+}
+
+static void test_hostile_config_refused(void **state)
+{
+	struct bundle b;
+	json_t *doc = NULL;
+	char err[512] = "", path[128];
+
+	(void)state;
+	make_run(&b);
+	json_object_set_new(json_array_get(json_object_get(b.doc, "configs"), 0), "name", json_string("../../etc"));
+	assert_int_equal(bundle_write(&b), 0);
+	bundle_release(&b);
+	assert_int_equal(load(&doc, err, sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "key 'configs[0]'"));
+	snprintf(path, sizeof(path), "%s/etc", dir);
+	assert_int_equal(access(path, F_OK), -1);
+}
+
+static void test_other_schema_refused(void **state)
+{
+	struct bundle b;
+	json_t *doc = NULL;
+	char err[512] = "";
+
+	(void)state;
+	make_run(&b);
+	json_object_set_new(b.doc, "schema", json_string("fsagent-bundle/1"));
+	assert_int_equal(bundle_write(&b), 0);
+	bundle_release(&b);
+	assert_int_equal(load(&doc, err, sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "key 'schema': 'fsagent-bundle/1' is not 'fsagent-bundle/2'"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_records_are_journal_lines, mkdir_tmp, rm_tmp),
+		cmocka_unit_test_setup_teardown(test_resume_cuts_torn_line_and_goes_on, mkdir_tmp, rm_tmp),
+		cmocka_unit_test_setup_teardown(test_later_record_wins, mkdir_tmp, rm_tmp),
+		cmocka_unit_test_setup_teardown(test_bad_line_named, mkdir_tmp, rm_tmp),
+		cmocka_unit_test_setup_teardown(test_hostile_config_refused, mkdir_tmp, rm_tmp),
+		cmocka_unit_test_setup_teardown(test_other_schema_refused, mkdir_tmp, rm_tmp),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
