@@ -16,7 +16,7 @@ host_tree() {
 host_run() {
 	local tree=$1 results=$2 id=$3
 	shift 3
-	FAKE_KMSG=/dev/null timeout 300 "$HOSTAGENT" run --fstests "$tree" --results "$results" \
+	FAKE_KMSG=/dev/null timeout "${HOST_RUN_TIMEOUT:-300}" "$HOSTAGENT" run --fstests "$tree" --results "$results" \
 		--config xfs/fake --host-options "$tree/local.config" --section fake --kmsg none \
 		--run-id "$id" "$@"
 }
