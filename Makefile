@@ -105,8 +105,9 @@ lint: | $(BUILD)/.packages-test
 	$(Q)cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \
 		--inline-suppr -D_GNU_SOURCE -Iagent/src \
 		--library=tests/cppcheck-jansson.cfg agent/src tests/unit
-	$(Q)shellcheck scripts/install-packages scripts/build-deps tests/run-unit tests/vm/*.sh \
-		tests/check tests/vm/run tests/vm/cases/* tests/host/run tests/host/lib.sh tests/host/cases/* tests/fixtures/*.sh tests/fixtures/capture tests/fixtures/capture-kmsg tests/bench/run tests/bench/run-overhead .ci/run
+	$(Q)shellcheck scripts/install-packages scripts/build-deps scripts/build-kernel tests/run-unit tests/vm/*.sh \
+		tests/check tests/vm/run tests/vm/cases/* tests/host/run tests/host/lib.sh tests/host/cases/* \
+		tests/kconfig/run tests/fixtures/*.sh tests/fixtures/capture tests/fixtures/capture-kmsg tests/bench/* .ci/run
 	$(Q)shellcheck -s sh tests/fake-fstests/check tests/fake-fstests/common/preamble
 
 check: $(BUILD)/.packages-test
@@ -115,6 +116,7 @@ check: $(BUILD)/.packages-test
 bench: $(BUILD)/fsagent $(BUILD)/host/fsagent | $(BUILD)/.packages-test
 	$(Q)tests/bench/run
 	$(Q)tests/bench/run-overhead
+	$(Q)tests/bench/run-memory
 
 clean:
 	rm -rf $(BUILD)/agent $(BUILD)/host $(BUILD)/fsagent $(BUILD)/fsagent.debug $(BUILD)/vm
