@@ -590,7 +590,7 @@ int bundle_record_test(struct bundle *b, json_t *config, json_t *iteration, cons
 					    json_integer(t->findings[f]));
 	rec = json_pack("{s:s, s:s, s:f, s:s?, s:s?, s:o, s:s?, s:b, s:o}", "name", t->name, "status",
 			test_status_to_string(t->status), "duration", t->duration, "reason",
-			t->reason[0] ? t->reason : NULL, "excerpt", t->excerpt[0] ? t->excerpt : NULL,
+			t->reason[0] ? t->reason : NULL, "excerpt", t->excerpt && t->excerpt[0] ? t->excerpt : NULL,
 			"findings", findings, "first_report", t->first_report[0] ? t->first_report : NULL,
 			"without_lockdep", t->without_lockdep, "artifacts",
 			copy_artifacts(b, config_name(config), iter, t, result_dir));

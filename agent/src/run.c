@@ -84,10 +84,8 @@ static int on_result(void *data, struct test_result *t)
 	r = bundle_record_test(c->b, c->config, c->iteration, t, c->result_dir);
 	if (r < 0)
 		log_err("record %s in bundle '%s' failed: %s", t->name, c->b->dir, strerror(-r));
-	/* recorded: the test's kernel log need not stay in memory for the batch */
-	free(t->kernel_log);
-	t->kernel_log = NULL;
-	t->kernel_log_len = 0;
+	/* recorded: its excerpt and kernel log need not stay in memory for the batch */
+	test_result_release(t);
 	/* a soak stops between tests once its time is up or the stop file appears */
 	if (soak_active(c->o->plan) && (c->stopped_by = soak_stop(c)))
 		return 1;
@@ -173,7 +171,7 @@ static int run_one_config(struct run_ctx *c, char *err, size_t es)
 			snprintf(tests[i].name, sizeof(tests[i].name), "%s", order[i]);
 		r = n ? runner_run(&ro, tests, n) : 0;
 		for (size_t i = 0; i < n; i++)
-			free(tests[i].kernel_log);
+			test_result_release(&tests[i]);
 		free(tests);
 		strv_free(order);
 		if (r == 0) {

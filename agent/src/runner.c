@@ -36,6 +36,14 @@ const char *test_status_to_string(enum test_status s)
 	return s < TS_MAX ? names[s] : "?";
 }
 
+void test_result_release(struct test_result *t)
+{
+	free(t->excerpt);
+	free(t->kernel_log);
+	t->excerpt = t->kernel_log = NULL;
+	t->kernel_log_len = 0;
+}
+
 static bool lockdep_is_off;
 static unsigned long long kmsg_lost_total;
 
@@ -226,13 +234,19 @@ static void on_event(void *data, const struct checkout_event *ev)
 		r->pending = i;
 		break;
 	case CE_EXCERPT: {
-		size_t len = strlen(t->excerpt), lines = 0;
+		size_t len = t->excerpt ? strlen(t->excerpt) : 0, lines = 0, add = strlen(ev->text) + 1;
 
-		for (const char *c = t->excerpt; *c; c++)
+		for (const char *c = t->excerpt; c && *c; c++)
 			lines += *c == '\n';
 		/* the first lines of the diff, from the first run only */
-		if (r->verdict_seen <= 1 && lines < 20 && len + strlen(ev->text) + 2 < sizeof(t->excerpt))
-			snprintf(t->excerpt + len, sizeof(t->excerpt) - len, "%s\n", ev->text);
+		if (r->verdict_seen <= 1 && lines < 20 && len + add < TEST_EXCERPT_MAX) {
+			char *nb = realloc(t->excerpt, len + add + 1);
+
+			if (!nb)
+				break;
+			t->excerpt = nb;
+			snprintf(nb + len, add + 1, "%s\n", ev->text);
+		}
 		break;
 	}
 	case CE_AGGREGATE:

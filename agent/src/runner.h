@@ -22,12 +22,19 @@ enum test_status { TS_PENDING, TS_PASS, TS_FAIL, TS_NOTRUN, TS_EXPUNGED, TS_TIME
 
 const char *test_status_to_string(enum test_status s);
 
+#define TEST_EXCERPT_MAX 2048 /* bytes of the diff kept */
+
+/*
+ * One test's result. A run holds one per test of a batch, so what only
+ * failures have (excerpt, kernel log) lives on the heap: the owner frees
+ * both once the result is recorded (test_result_release).
+ */
 struct test_result {
 	char name[128];
 	enum test_status status;
 	double duration; /* seconds, measured by fsagent */
 	char reason[512];
-	char excerpt[2048];			   /* the first lines of the diff */
+	char *excerpt;				   /* the first lines of the diff (heap), or NULL */
 	unsigned findings[KMSG_FINDING_MAX];	   /* kernel reports during the test */
 	char first_report[256];			   /* the first failing report line */
 	unsigned runs, fails;			   /* with reruns: K+1 runs, k failed */
@@ -51,6 +58,9 @@ struct runner_opts {
 	unsigned kill_grace_ms; /* TERM to KILL; default 5000 */
 	unsigned dead_wait_ms;	/* KILL to "unkillable"; default 10000 */
 };
+
+/* Free a result's heap parts (excerpt, kernel log); the rest stays. */
+void test_result_release(struct test_result *t);
 
 /* runner_run's soft outcomes, beside 0 and -errno */
 #define RUNNER_UNKILLABLE 3 /* a test survived SIGKILL: the machine must reboot */

@@ -164,7 +164,7 @@ static void record_crash(struct bundle *b)
 		 t.kernel_log ? " (kernel log from pstore kept)" : "");
 	log_warn("%s %s: crash: resuming after it", json_string_value(json_object_get(config, "name")), t.name);
 	bundle_record_test(b, config, it, &t, NULL);
-	free(t.kernel_log);
+	test_result_release(&t);
 }
 
 /* Format the test device, check it mounts, and write the config's section. */
