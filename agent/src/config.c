@@ -102,6 +102,14 @@ static int parse_one(struct boot_config *c, const char *key, const char *val, ch
 		*(streq(k, "fstests") ? &c->fstests : &c->catalog) = val;
 		return 0;
 	}
+	if (streq(k, "root")) {
+		if (!startswith(val, "LABEL=") && !startswith(val, "UUID=") && !startswith(val, "/dev/")) {
+			snprintf(err, es, "key '%s': '%s' is not LABEL=..., UUID=... or /dev/...", key, val);
+			return -EINVAL;
+		}
+		c->root = val;
+		return 0;
+	}
 	if (streq(k, "hostname")) {
 		if (!*val || strlen(val) > 63) {
 			snprintf(err, es, "key '%s': hostname must have 1 to 63 characters", key);

@@ -14,6 +14,8 @@
  *   fsagent.action=poweroff|reboot|halt
  *   fsagent.hostname=NAME     fsagent.loglevel=0..3   fsagent.udev=auto|0|1
  *   fsagent.fstests=DIR       fsagent.catalog=DIR     (image layout overrides)
+ *   fsagent.root=SPEC         the root disk to switch to from the initramfs
+ *                             (LABEL=L, UUID=U or /dev/...; switchroot.h)
  *   fsagent.<plan key>=VALUE  any run plan key (plan.h), e.g. fsagent.seed=42
  */
 #pragma once
@@ -35,6 +37,7 @@ struct boot_config {
 	const char *hostname;
 	const char *fstests; /* the fstests tree, default /root/xfstests */
 	const char *catalog; /* the config catalog, default /etc/fsagent/configs */
+	const char *root;    /* the root disk, when booted from fsagent's initramfs */
 	enum boot_action action;
 	enum udev_mode udev;
 	int loglevel;

@@ -14,6 +14,7 @@
 #include "results.h"
 #include "runner.h"
 #include "session.h"
+#include "switchroot.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/sysroot.h"
@@ -66,14 +67,21 @@ static long boottime_ms(void)
 	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void mark(const char *event)
+static _noreturn_ void pid1_fatal(const char *fmt, ...) _printf_(1, 2);
+
+static void mark_at(const char *event, long ms)
 {
 	if (g.n_events < MAX_EVENTS) {
 		g.timeline[g.n_events].event = event;
-		g.timeline[g.n_events].ms = boottime_ms();
+		g.timeline[g.n_events].ms = ms;
 		g.n_events++;
 	}
-	log_info("%s at %ld ms", event, boottime_ms());
+	log_info("%s at %ld ms", event, ms);
+}
+
+static void mark(const char *event)
+{
+	mark_at(event, boottime_ms());
 }
 
 static void record_error(const char *fmt, ...) _printf_(1, 2);
@@ -168,6 +176,16 @@ static bool fs_in_kernel(const char *fstype)
 	return strstr(fs, needle) != NULL;
 }
 
+/* Whether path is a mount point (its device differs from its parent's). */
+static bool is_mount_point(const char *path)
+{
+	char parent[PATH_MAX];
+	struct stat a, b;
+
+	snprintf(parent, sizeof(parent), "%s/..", path);
+	return stat(path, &a) == 0 && stat(parent, &b) == 0 && a.st_dev != b.st_dev;
+}
+
 static void do_early_mounts(void)
 {
 	g.mounts = json_array();
@@ -178,6 +196,9 @@ static void do_early_mounts(void)
 
 		if (!fs_in_kernel(m->fstype)) {
 			status = "skipped: not in kernel";
+		} else if (is_mount_point(m->target)) {
+			/* brought along from fsagent's initramfs */
+			status = "already mounted";
 		} else {
 			fileio_mkdir_p(m->target);
 			if (mount(m->fstype, m->target, m->fstype, m->flags, m->data) < 0) {
@@ -303,6 +324,28 @@ static void load_driver_modules(const char *release)
 	for (size_t i = 0; i < ARRAY_SIZE(driver_modules); i++)
 		reqs[i] = (struct module_request){ driver_modules[i], false };
 	modules_load_all(g.mods, reqs, ARRAY_SIZE(reqs), loader_threads());
+}
+
+/*
+ * fsagent.root= from the initramfs: load the root's filesystem, find the
+ * disk, and go on as PID 1 of the root disk. Returns only on failure.
+ */
+static void switch_root(long started)
+{
+	static const struct module_request fs[] = { { "ext4", true } };
+	const char *targets[ARRAY_SIZE(early_mounts)];
+	char env[64], err[512];
+	char *const envp[] = { env, NULL };
+	int r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(early_mounts); i++)
+		targets[i] = early_mounts[i].target;
+	if (g.mods)
+		modules_load_all(g.mods, fs, ARRAY_SIZE(fs), 1);
+	snprintf(env, sizeof(env), SWITCHROOT_ENV "=%ld,%ld", started, boottime_ms());
+	log_info("switching to the root disk %s", g.cfg.root);
+	r = switchroot_enter(g.cfg.root, 10000, targets, ARRAY_SIZE(targets), envp, err, sizeof(err));
+	pid1_fatal("fsagent.root=%s: %s (%s)", g.cfg.root, err, strerror(-r));
 }
 
 /* Filesystems (ext4 for the results disk, the run's) and test support, in the background. */
@@ -566,7 +609,6 @@ static _noreturn_ void pid1_finish(const char *fatal)
 		pause();
 }
 
-static _noreturn_ void pid1_fatal(const char *fmt, ...) _printf_(1, 2);
 static _noreturn_ void pid1_fatal(const char *fmt, ...)
 {
 	char buf[512];
@@ -613,6 +655,16 @@ _noreturn_ void pid1_main(void)
 	struct utsname u;
 	int r;
 
+	{
+		/* the initramfs stage's times, when it handed over to us */
+		const char *stage1 = getenv(SWITCHROOT_ENV);
+		long start, sw;
+
+		if (stage1 && sscanf(stage1, "%ld,%ld", &start, &sw) == 2) {
+			mark_at("initramfs_start", start);
+			mark_at("switch_root", sw);
+		}
+	}
 	mark("fsagent_start");
 	g.errors = json_array();
 	do_early_mounts();
@@ -642,6 +694,8 @@ _noreturn_ void pid1_main(void)
 
 	uname(&u);
 	load_driver_modules(u.release);
+	if (g.cfg.root && switchroot_on_initramfs(""))
+		switch_root(g.timeline[0].ms);
 	start_other_modules();
 	wait_devices_settled();
 	mark("drivers_ready");

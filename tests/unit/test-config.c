@@ -33,7 +33,8 @@ static void test_values(void **state)
 				 "console=ttyS0 fsagent.dev.test=serial:abc fsagent.dev.scratch=/dev/vdc "
 				 "fsagent.dev.pool=vdd,vde,label:p3 fsagent.wipe=vdc,serial:x "
 				 "fsagent.action=reboot fsagent.udev=0 fsagent.fs=xfs,ext4 "
-				 "fsagent.modules=dm_flakey \"fsagent.hostname=vm-1\" fsagent.loglevel=3",
+				 "fsagent.modules=dm_flakey \"fsagent.hostname=vm-1\" fsagent.loglevel=3 "
+				 "fsagent.root=LABEL=fsagent-root",
 				 &c, err, sizeof(err)),
 			 0);
 	assert_string_equal(c.role_spec[ROLE_TEST], "serial:abc");
@@ -46,6 +47,7 @@ static void test_values(void **state)
 	assert_string_equal(c.modules, "dm_flakey");
 	assert_string_equal(c.hostname, "vm-1");
 	assert_int_equal(c.loglevel, 3);
+	assert_string_equal(c.root, "LABEL=fsagent-root");
 	boot_config_release(&c);
 }
 
@@ -89,6 +91,7 @@ static void test_errors(void **state)
 	expect_error("fsagent.action", "key 'fsagent.action': missing '=value'");
 	expect_error("fsagent.hostname=0123456789012345678901234567890123456789012345678901234567890123",
 		     "hostname must have 1 to 63 characters");
+	expect_error("fsagent.root=vda", "key 'fsagent.root': 'vda' is not LABEL=..., UUID=... or /dev/...");
 }
 
 int main(void)

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Switching from the initramfs to the root disk (see switchroot.h).
+ */
+#include "switchroot.h"
+#include "util/macro.h"
+
+#include <blkid/blkid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NEWROOT "/.fsagent-root"
+
+bool switchroot_on_initramfs(const char *sysroot)
+{
+	struct statfs st;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/", sysroot ? sysroot : "");
+	if (statfs(path, &st) < 0)
+		return false;
+	return st.f_type == RAMFS_MAGIC || st.f_type == TMPFS_MAGIC;
+}
+
+/* The device spec names, or NULL; libblkid's conventions end here. */
+static char *find_device(const char *spec, char **ret_type)
+{
+	blkid_cache cache = NULL;
+	char *dev;
+
+	if (blkid_get_cache(&cache, "/dev/null") < 0)
+		return NULL;
+	/* no stale cache: probe what is there now */
+	blkid_probe_all_new(cache);
+	dev = blkid_evaluate_spec(spec, &cache);
+	*ret_type = dev ? blkid_get_tag_value(cache, "TYPE", dev) : NULL;
+	blkid_put_cache(cache);
+	return dev;
+}
+
+int switchroot_enter(const char *spec, unsigned timeout_ms, const char *const *mounts, size_t n,
+		     char *const *env, char *err, size_t es)
+{
+	const struct timespec step = { 0, 50 * 1000000 };
+	_cleanup_free_ char *dev = NULL, *type = NULL;
+	char *const argv[] = { (char *)SWITCHROOT_INIT, NULL };
+	struct stat st;
+
+	for (unsigned waited = 0;; waited += 50) {
+		dev = find_device(spec, &type);
+		if (dev || waited >= timeout_ms)
+			break;
+		nanosleep(&step, NULL);
+	}
+	if (!dev) {
+		snprintf(err, es, "root disk '%s' not found after %u ms", spec, timeout_ms);
+		return -ENODEV;
+	}
+	if (mkdir(NEWROOT, 0755) < 0 && errno != EEXIST) {
+		snprintf(err, es, "mkdir '%s' failed: %s", NEWROOT, strerror(errno));
+		return -errno;
+	}
+	if (mount(dev, NEWROOT, type ? type : "ext4", MS_NOATIME, NULL) < 0) {
+		int e = errno;
+
+		snprintf(err, es, "mount root disk '%s' (%s, %s) failed: %s", dev, spec, type ? type : "ext4?",
+			 strerror(e));
+		return -e;
+	}
+	if (stat(NEWROOT SWITCHROOT_INIT, &st) < 0 || !(st.st_mode & S_IXUSR)) {
+		snprintf(err, es, "root disk '%s' has no executable %s", dev, SWITCHROOT_INIT);
+		umount(NEWROOT);
+		return -ENOEXEC;
+	}
+	/*
+	 * The early mounts go along (moving one takes the ones below it), as
+	 * switch_root(8) does; where the root disk has no place for one it is
+	 * dropped. The next stage finds them mounted.
+	 */
+	for (size_t i = 0; i < n; i++) {
+		char target[4096];
+		bool below = false;
+
+		for (size_t k = 0; k < n; k++)
+			below |= k != i && strncmp(mounts[i], mounts[k], strlen(mounts[k])) == 0 &&
+				 mounts[i][strlen(mounts[k])] == '/';
+		if (below)
+			continue;
+		snprintf(target, sizeof(target), NEWROOT "%s", mounts[i]);
+		if (stat(target, &st) < 0 || !S_ISDIR(st.st_mode) || mount(mounts[i], target, NULL, MS_MOVE, NULL) < 0)
+			umount2(mounts[i], MNT_DETACH);
+	}
+	if (chdir(NEWROOT) < 0 || mount(".", "/", NULL, MS_MOVE, NULL) < 0 || chroot(".") < 0 || chdir("/") < 0) {
+		int e = errno;
+
+		snprintf(err, es, "move root disk '%s' over / failed: %s", dev, strerror(e));
+		return -e;
+	}
+	execve(SWITCHROOT_INIT, argv, env);
+	snprintf(err, es, "exec %s on the root disk failed: %s", SWITCHROOT_INIT, strerror(errno));
+	return -errno;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fsagent as its own initramfs. With fsagent.root=SPEC on the kernel command
+ * line while / is still the initramfs, PID 1 finds the root disk (SPEC:
+ * LABEL=L, UUID=U or a /dev path, through libblkid), mounts it, moves it
+ * over / and execs /sbin/fsagent there, PID 1 again. Debian's initramfs and
+ * systemd cost tens of seconds under TCG; this costs the disk driver's
+ * probe. The time the first stage started and switched is handed to the
+ * second in the environment (FSAGENT_INITRAMFS=<start ms>,<switch ms>) for
+ * its timeline.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define SWITCHROOT_ENV "FSAGENT_INITRAMFS"
+#define SWITCHROOT_INIT "/sbin/fsagent"
+
+/* Whether / is an initramfs (ramfs or tmpfs), below sysroot ("" for the real one). */
+bool switchroot_on_initramfs(const char *sysroot);
+
+/*
+ * Find spec's device (waiting up to timeout_ms for it to appear), mount it
+ * read-write, move the early mounts in mounts[0..n) onto it, move it over /
+ * and exec SWITCHROOT_INIT with env. Returns only on failure: -errno with err saying what failed.
+ */
+int switchroot_enter(const char *spec, unsigned timeout_ms, const char *const *mounts, size_t n,
+		     char *const *env, char *err, size_t errsize);
