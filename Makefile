@@ -107,7 +107,7 @@ lint: | $(BUILD)/.packages-test
 		--library=tests/cppcheck-jansson.cfg agent/src tests/unit
 	$(Q)shellcheck scripts/install-packages scripts/build-deps scripts/build-kernel tests/run-unit tests/vm/*.sh \
 		tests/check tests/vm/run tests/vm/cases/* tests/host/run tests/host/lib.sh tests/host/cases/* \
-		tests/kconfig/run tests/fixtures/*.sh tests/fixtures/capture tests/fixtures/capture-kmsg tests/bench/* .ci/run
+		tests/kconfig/run scripts/debian-kernel image/mkinitramfs tests/fixtures/*.sh tests/fixtures/capture tests/fixtures/capture-kmsg tests/bench/* .ci/run
 	$(Q)shellcheck -s sh tests/fake-fstests/check tests/fake-fstests/common/preamble
 
 check: $(BUILD)/.packages-test

@@ -42,58 +42,22 @@ ts_finalize() {
 	[ "$ts_failed" -eq 0 ]
 }
 
-# Debian's kernel image package, unpacked under $CACHE/kernel/<release>.
-# Sets KVER, KROOT (unpacked tree) and VMLINUZ.
+# Debian's kernel image package, unpacked by scripts/debian-kernel under
+# $CACHE/debian-kernel. Sets KDIR (that layout), KVER and VMLINUZ.
 vm_debian_kernel() {
-	local pkg deb
-	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/{print $2; exit}')
-	if [ -z "$pkg" ]; then
-		apt-get update -qq >/dev/null 2>&1 || true
-		pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/{print $2; exit}')
-	fi
-	[ -n "$pkg" ] || ts_skip "no linux-image-amd64 in the apt lists"
-	KVER=${pkg#linux-image-}
-	KROOT=$CACHE/kernel/$KVER
+	KDIR=$CACHE/debian-kernel
+	KVER=$("$TOP/scripts/debian-kernel" "$KDIR" 2>/dev/null | tail -n 1) || ts_skip "no Debian kernel package (scripts/debian-kernel failed)"
+	[ -n "$KVER" ] || ts_skip "no Debian kernel package"
 	# shellcheck disable=SC2034 # used by the cases that source this file
-	VMLINUZ=$KROOT/boot/vmlinuz-$KVER
-	if [ ! -f "$KROOT/.done" ]; then
-		rm -rf "$KROOT"
-		mkdir -p "$KROOT" "$CACHE/debs"
-		(cd "$CACHE/debs" && apt-get download -qq "$pkg" 2>/dev/null) ||
-			ts_skip "cannot download $pkg"
-		deb=$(find "$CACHE/debs" -name "${pkg}_*.deb" | sort | tail -n 1)
-		dpkg-deb -x "$deb" "$KROOT"
-		# the package leaves module indexes to its postinst
-		depmod -b "$KROOT" "$KVER"
-		touch "$KROOT/.done"
-	fi
+	VMLINUZ=$KDIR/vmlinuz
 }
 
 # vm_initramfs OUT MODULE...: fsagent as /init plus MODULEs and dependencies,
 # plus the contents of $VM_EXTRA_TREE when set.
 vm_initramfs() {
-	local out=$1 tree m
+	local out=$1
 	shift
-	tree=$(mktemp -d "$TS_DIR/initramfs.XXXXXX")
-	mkdir -p "$tree/lib/modules/$KVER" "$tree/boot" "$tree/etc"
-	cp "$FSAGENT" "$tree/init"
-	cp "$KROOT/boot/config-$KVER" "$tree/boot/"
-	cp "$KROOT/lib/modules/$KVER"/modules.order "$KROOT/lib/modules/$KVER"/modules.builtin* \
-		"$tree/lib/modules/$KVER/"
-	for m in "$@"; do
-		modprobe -d "$KROOT" -S "$KVER" --show-depends "$m" 2>/dev/null |
-			awk '$1 == "insmod" {print $2}'
-	done | sort -u | while read -r ko; do
-		rel=${ko#"$KROOT"}
-		mkdir -p "$tree$(dirname "$rel")"
-		cp "$ko" "$tree$rel"
-	done
-	depmod -b "$tree" "$KVER"
-	if [ -n "${VM_EXTRA_TREE:-}" ]; then
-		cp -a "$VM_EXTRA_TREE"/. "$tree"/
-	fi
-	(cd "$tree" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) >"$out"
-	rm -rf "$tree"
+	"$TOP/image/mkinitramfs" ${VM_EXTRA_TREE:+--extra "$VM_EXTRA_TREE"} "$KDIR" "$FSAGENT" "$out" "$@"
 }
 
 # Use KVM only when a guest actually boots with it (nested KVM can hang).
