@@ -7,6 +7,7 @@
 #   make check          unit tests, lint, VM boot tests; ends "N passed, N failed"
 #   make unit           unit tests only        make vmtest   VM tests only
 #   make lint           cppcheck + shellcheck  make bench    benchmarks (on demand)
+#   make image FSTESTS=DIR [KERNELS="DIR..."]   the VM image in build/image
 #   V=1                 show commands          SANITIZE=     (default address,undefined)
 
 -include config.mak
@@ -46,7 +47,7 @@ endif
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all check unit vmtest lint bench clean distclean deps packages test-packages
+.PHONY: all check unit vmtest lint bench image clean distclean deps packages test-packages
 
 all: $(BUILD)/fsagent
 
@@ -107,11 +108,16 @@ lint: | $(BUILD)/.packages-test
 		--library=tests/cppcheck-jansson.cfg agent/src tests/unit
 	$(Q)shellcheck scripts/install-packages scripts/build-deps scripts/build-kernel tests/run-unit tests/vm/*.sh \
 		tests/check tests/vm/run tests/vm/cases/* tests/host/run tests/host/lib.sh tests/host/cases/* \
-		tests/kconfig/run scripts/debian-kernel image/mkinitramfs tests/fixtures/*.sh tests/fixtures/capture tests/fixtures/capture-kmsg tests/bench/* .ci/run
+		tests/kconfig/run scripts/debian-kernel scripts/debian-mirror image/mkinitramfs image/build image/customize image/cloud-disk tests/fixtures/*.sh tests/fixtures/capture tests/fixtures/capture-kmsg tests/bench/* .ci/run
 	$(Q)shellcheck -s sh tests/fake-fstests/check tests/fake-fstests/common/preamble
 
 check: $(BUILD)/.packages-test
 	$(Q)tests/check
+
+image: $(BUILD)/fsagent
+	$(Q)test -n "$(FSTESTS)" || { echo "make image: set FSTESTS=<a built fstests tree>" >&2; exit 2; }
+	$(Q)scripts/install-packages image
+	$(Q)image/build $(foreach k,$(KERNELS),--kernel $(k)) $(FSTESTS)
 
 bench: $(BUILD)/fsagent $(BUILD)/host/fsagent | $(BUILD)/.packages-test
 	$(Q)tests/bench/run
