@@ -75,13 +75,16 @@ vm_accel() {
 }
 
 # vm_boot CONSOLE_LOG QEMU_ARGS...: boot and wait for QEMU to exit by itself.
-# Returns QEMU's exit status (124 on timeout).
+# A reboot ends QEMU too, unless VM_REBOOT=1: then the guest resets in the
+# same QEMU, RAM (and what ramoops kept in it) intact. Returns QEMU's exit
+# status (124 on timeout).
 vm_boot() {
-	local log=$1 accel
+	local log=$1 accel noreboot=-no-reboot
 	shift
 	accel=$(vm_accel)
+	[ "${VM_REBOOT:-0}" = 1 ] && noreboot=
 	timeout "$VM_TIMEOUT" qemu-system-x86_64 -accel "$accel" -cpu max -smp 2 \
-		-display none -no-reboot -no-user-config -nodefaults -serial "file:$log" \
+		-display none $noreboot -no-user-config -nodefaults -serial "file:$log" \
 		"$@" </dev/null >"$log.qemu" 2>&1
 }
 
