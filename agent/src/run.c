@@ -27,6 +27,8 @@ struct run_ctx {
 	unsigned base;	   /* the first iteration index of this round */
 	long long soak_t0; /* when the run started, for soak.duration */
 	const char *stopped_by;
+	/* progress through this round, for the "[k/N]" console lines hosts follow */
+	size_t done, total;
 };
 
 static bool soak_active(const struct plan *p)
@@ -79,8 +81,10 @@ static int on_result(void *data, struct test_result *t)
 
 	if (t->status == TS_FAIL || t->status == TS_TIMEOUT || t->status == TS_CRASH || t->status == TS_ERROR)
 		c->bad++;
-	log_info("%s %s: %s%s%s", c->cfg->name, t->name, test_status_to_string(t->status),
-		 t->reason[0] ? ": " : "", t->reason);
+	c->done++;
+	/* the line fsagent-qemu follows: keep its shape (README, "Progress on the console") */
+	log_info("[%zu/%zu] %s %s: %s (%.1fs)%s%s", c->done, c->total, c->cfg->name, t->name,
+		 test_status_to_string(t->status), t->duration, t->reason[0] ? ": " : "", t->reason);
 	r = bundle_record_test(c->b, c->config, c->iteration, t, c->result_dir);
 	if (r < 0)
 		log_err("record %s in bundle '%s' failed: %s", t->name, c->b->dir, strerror(-r));
@@ -90,6 +94,48 @@ static int on_result(void *data, struct test_result *t)
 	if (soak_active(c->o->plan) && (c->stopped_by = soak_stop(c)))
 		return 1;
 	return 0;
+}
+
+/* Tests config cfg runs per iteration (0 when its selection fails: reported when it runs). */
+static size_t count_to_run(const struct run_opts *o, const struct run_config *cfg)
+{
+	struct expunge_ctx ectx = o->ctx;
+	struct selection sel = { 0 };
+	char err[256];
+	size_t n = 0;
+
+	ectx.fs = cfg->fstype;
+	ectx.config = cfg->name;
+	if (select_tests(o->fstests, cfg->fstype, o->plan, o->expunges, &ectx, &sel, err, sizeof(err)) < 0)
+		return 0;
+	for (size_t i = 0; i < sel.n; i++)
+		n += sel.v[i].state == SEL_RUN;
+	selection_release(&sel);
+	return n;
+}
+
+/* This round's tests, and those a resumed run already has in it. */
+static void count_round(struct run_ctx *c, const size_t *per_config)
+{
+	const struct run_opts *o = c->o;
+
+	c->total = c->done = 0;
+	for (size_t i = 0; i < o->n_configs; i++) {
+		json_t *config = bundle_add_config(c->b, o->configs[i].name);
+
+		if (!streq(json_string_value(json_object_get(config, "status")) ?: "run", "run"))
+			continue; /* recorded as not run before a crash */
+		c->total += per_config[i] * o->plan->iterations;
+		for (unsigned k = 0; k < o->plan->iterations; k++) {
+			json_t *it = bundle_find_iteration(config, c->base + k);
+			char **left = NULL;
+
+			if (it && bundle_remaining(c->b, config, it, &left) == 0) {
+				c->done += json_array_size(json_object_get(it, "order")) - strv_length(left);
+				strv_free(left);
+			}
+		}
+	}
 }
 
 static int run_one_config(struct run_ctx *c, char *err, size_t es)
@@ -213,9 +259,18 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 	unsigned rounds = 0;
 	int r = 0;
 
+	size_t *per_config = calloc(o->n_configs ? o->n_configs : 1, sizeof(*per_config));
+
+	if (!per_config)
+		return -ENOMEM;
+	for (size_t i = 0; i < o->n_configs; i++)
+		per_config[i] = count_to_run(o, &o->configs[i]);
 	c.base = resume_base(b, o->plan->iterations);
 	c.soak_t0 = started_at(b);
 	for (;;) {
+		count_round(&c, per_config);
+		log_info("plan: %zu tests to run (%zu configs x %u iterations)%s", c.total, o->n_configs,
+			 o->plan->iterations, c.done ? ", some done before" : "");
 		for (size_t i = 0; i < o->n_configs && r != RUNNER_UNKILLABLE && !c.stopped_by; i++) {
 			char err[512] = "";
 
@@ -230,6 +285,7 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 					/* a config the machine cannot serve is not a failure */
 					log_info("config '%s' %s: %s", c.cfg->name, p > 0 ? "not run" : "failed", err);
 					bundle_config_status(c.config, p > 0 ? "notrun" : "error", err);
+					c.total -= per_config[i] * o->plan->iterations;
 					c.bad += p < 0;
 					bundle_write(b);
 					continue;
@@ -251,6 +307,7 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 		log_info("soak: round %u done, starting the next", rounds);
 		c.base += o->plan->iterations;
 	}
+	free(per_config);
 	if (soak_active(o->plan))
 		bundle_set(b, "soak", json_pack("{s:i, s:s?}", "rounds", (int)rounds, "stopped_by", c.stopped_by));
 	*ret_bad = c.bad;
