@@ -335,6 +335,36 @@ static int cmd_report(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_plan(int argc, char **argv)
+{
+	_cleanup_free_ char *buf = NULL;
+	json_auto_t *j = NULL;
+	char err[512];
+	struct plan plan;
+	int r;
+
+	if (argc != 2 || streq(argv[1], "--help") || streq(argv[1], "-h")) {
+		printf("usage: fsagent plan PLAN_FILE\n"
+		       "Check a run plan and print it resolved, as JSON; a bad one gets one line\n"
+		       "naming file, line and key, and exit status 1.\n");
+		return argc == 2 ? 0 : 2;
+	}
+	r = fileio_read_full(argv[1], &buf, NULL);
+	if (r < 0) {
+		log_err("read plan '%s' failed: %s", argv[1], strerror(-r));
+		return 1;
+	}
+	if (plan_init(&plan) < 0)
+		return 1;
+	r = plan_apply_file(&plan, argv[1], buf, err, sizeof(err));
+	if (r < 0)
+		log_err("%s", err);
+	else if ((j = plan_to_json(&plan)))
+		r = json_dumpf(j, stdout, JSON_INDENT(2)) < 0 || putchar('\n') == EOF ? -EIO : 0;
+	plan_release(&plan);
+	return r < 0 ? 1 : 0;
+}
+
 static int cmd_version(int argc _unused_, char **argv _unused_)
 {
 	printf("fsagent %s\n", FSAGENT_VERSION);
@@ -346,6 +376,7 @@ static const struct command commands[] = {
 	{ "caps", cmd_caps, "print the machine inventory as JSON" },
 	{ "run", cmd_run, "run a plan through fstests' check here (subreaper, no VM)" },
 	{ "report", cmd_report, "summarise a bundle; --junit FILE exports JUnit XML" },
+	{ "plan", cmd_plan, "check a run plan file and print it resolved" },
 	{ "unframe", cmd_unframe, "cut a framed document out of a console log" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show this help" },
