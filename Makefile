@@ -106,9 +106,11 @@ lint: | $(BUILD)/.packages-test
 	$(Q)cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \
 		--inline-suppr -D_GNU_SOURCE -Iagent/src \
 		--library=tests/cppcheck-jansson.cfg agent/src tests/unit
-	$(Q)shellcheck scripts/install-packages scripts/build-deps scripts/build-kernel tests/run-unit tests/vm/*.sh \
-		tests/check tests/vm/run tests/vm/cases/* tests/host/run tests/host/lib.sh tests/host/cases/* \
-		tests/kconfig/run scripts/debian-kernel scripts/debian-mirror image/mkinitramfs image/build image/customize image/cloud-disk tests/fixtures/*.sh tests/fixtures/capture tests/fixtures/capture-kmsg tests/bench/* .ci/run
+	$(Q)shellcheck scripts/install-packages scripts/build-deps scripts/build-kernel scripts/debian-kernel \
+		scripts/debian-mirror scripts/fsagent-qemu image/build image/customize image/cloud-disk image/mkinitramfs \
+		tests/run-unit tests/vm/*.sh tests/check tests/vm/run tests/vm/cases/* tests/host/run tests/host/lib.sh \
+		tests/host/cases/* tests/kconfig/run tests/fixtures/*.sh tests/fixtures/capture tests/fixtures/capture-kmsg \
+		tests/bench/* .ci/run
 	$(Q)shellcheck -s sh tests/fake-fstests/check tests/fake-fstests/common/preamble
 
 check: $(BUILD)/.packages-test

@@ -349,7 +349,7 @@ static void switch_root(long started)
 }
 
 /* Filesystems (ext4 for the results disk, the run's) and test support, in the background. */
-static void start_other_modules(void)
+static void start_other_modules(const char *cmdline)
 {
 	struct module_request *reqs = later.reqs;
 	const size_t max = ARRAY_SIZE(later.reqs);
@@ -365,6 +365,9 @@ static void start_other_modules(void)
 	n = add_list(reqs, n, max, later.required, true);
 	for (size_t i = 0; i < ARRAY_SIZE(support_modules) && n < max; i++)
 		reqs[n++] = (struct module_request){ support_modules[i], false };
+	/* a ramoops region on the command line: the crashed boot's log is in it */
+	if (cmdline && strstr(cmdline, "ramoops.mem_address=") && n < max)
+		reqs[n++] = (struct module_request){ "ramoops", false };
 	if (modules_batch_start(g.mods, reqs, n, loader_threads(), &later.batch) < 0) {
 		later.batch = NULL;
 		modules_load_all(g.mods, reqs, n, 1);
@@ -696,7 +699,7 @@ _noreturn_ void pid1_main(void)
 	load_driver_modules(u.release);
 	if (g.cfg.root && switchroot_on_initramfs(""))
 		switch_root(g.timeline[0].ms);
-	start_other_modules();
+	start_other_modules(cmdline);
 	wait_devices_settled();
 	mark("drivers_ready");
 	run_udev();
