@@ -182,6 +182,11 @@ static void recount(json_t *iteration, json_t *tests)
 		count_status(iteration, json_string_value(json_object_get(t, "status")), 1);
 }
 
+static bool iteration_folded(json_t *iteration)
+{
+	return json_is_true(json_object_get(iteration, "folded"));
+}
+
 static bool iteration_running(json_t *iteration)
 {
 	return streq(json_string_value(json_object_get(iteration, "state")) ?: "", "running");
@@ -328,7 +333,7 @@ static int check_doc(json_t *doc, char *err, size_t es)
 		json_array_foreach(json_object_get(c, "iterations"), k, it)
 			if (!json_is_integer(json_object_get(it, "index")) ||
 			    json_integer_value(json_object_get(it, "index")) < 0 ||
-			    !json_is_array(json_object_get(it, "order"))) {
+			    (!json_is_array(json_object_get(it, "order")) && !iteration_folded(it))) {
 				snprintf(err, es, "key 'configs[%zu].iterations[%zu]': needs an index and an order", i, k);
 				return -EBADMSG;
 			}
@@ -455,6 +460,75 @@ void bundle_iteration_end(json_t *iteration, const char *state)
 static bool iteration_done(json_t *iteration)
 {
 	return streq(json_string_value(json_object_get(iteration, "state")) ?: "", "done");
+}
+
+static void aggregate_add(json_t *agg, json_t *rec)
+{
+	const char *status = json_string_value(json_object_get(rec, "status"));
+	double d = json_number_value(json_object_get(rec, "duration"));
+	json_t *statuses = json_object_get(agg, "statuses"), *n;
+
+	if (!statuses) {
+		statuses = json_object();
+		json_object_set_new(agg, "statuses", statuses);
+	}
+	n = json_object_get(statuses, status);
+	json_object_set_new(statuses, status, json_integer((n ? json_integer_value(n) : 0) + 1));
+	json_object_set_new(agg, "runs", json_integer(json_integer_value(json_object_get(agg, "runs")) + 1));
+	json_object_set_new(agg, "duration_total",
+			    json_real(json_number_value(json_object_get(agg, "duration_total")) + d));
+	if (d > json_number_value(json_object_get(agg, "duration_max")) || !json_object_get(agg, "duration_max"))
+		json_object_set_new(agg, "duration_max", json_real(d));
+}
+
+int bundle_fold_iteration(struct bundle *b, json_t *config, json_t *iteration)
+{
+	json_t *agg = json_object_get(b->doc, "aggregate"), *per, *tests = NULL, *t;
+	char rel[PATH_MAX], path[PATH_MAX * 2], err[256];
+	bool clean = true;
+	size_t i;
+	int r;
+
+	if (iteration_folded(iteration) || json_is_true(json_object_get(iteration, "aggregated")))
+		return 0;
+	r = read_journal(b->dir, config, iteration, &tests, err, sizeof(err));
+	if (r < 0)
+		return r;
+	if (!agg) {
+		agg = json_object();
+		json_object_set_new(b->doc, "aggregate", agg);
+	}
+	per = json_object_get(agg, config_name(config));
+	if (!per) {
+		per = json_object();
+		json_object_set_new(agg, config_name(config), per);
+	}
+	json_array_foreach(tests, i, t)
+	{
+		const char *name = json_string_value(json_object_get(t, "name"));
+		const char *st = json_string_value(json_object_get(t, "status"));
+		json_t *a = json_object_get(per, name);
+
+		if (!a) {
+			a = json_object();
+			json_object_set_new(per, name, a);
+		}
+		aggregate_add(a, t);
+		clean &= streq(st, "pass") || streq(st, "notrun") || streq(st, "expunged");
+	}
+	json_decref(tests);
+	json_object_set_new(iteration, "aggregated", json_true());
+	if (!clean)
+		return 0; /* failures keep their records and the order they ran in */
+	if (b->jit == iteration)
+		journal_close(b);
+	if (journal_rel(rel, sizeof(rel), config_name(config), iteration) == 0) {
+		snprintf(path, sizeof(path), "%s/%s", b->dir, rel);
+		unlink(path);
+	}
+	json_object_del(iteration, "order");
+	json_object_set_new(iteration, "folded", json_true());
+	return 0;
 }
 
 bool bundle_config_done(json_t *config, unsigned end)
@@ -687,6 +761,8 @@ int bundle_load(const char *path, json_t **ret, char *err, size_t es)
 		json_t *tests;
 		char why[512];
 
+		if (iteration_folded(it))
+			continue; /* a soak's clean iteration: its counts are all there is */
 		r = read_journal(dir, c, it, &tests, why, sizeof(why));
 		if (r < 0) {
 			snprintf(err, es, "%s/%s", dir, why);

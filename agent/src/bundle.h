@@ -73,6 +73,16 @@ json_t *bundle_find_iteration(json_t *config, unsigned index);
  * soak's stop condition cut it short (written at the next bundle_write).
  */
 void bundle_iteration_end(json_t *iteration, const char *state);
+/*
+ * Fold a finished iteration into the bundle's "aggregate" (per config and
+ * test: runs, statuses, total and longest duration), so a soak's bundle
+ * stays small however long it runs. An iteration whose every test passed
+ * (or was not run, or expunged) then loses its journal and its order (its
+ * seed gives the order back) and is marked "folded"; one with failures
+ * keeps both. Returns 0 or -errno.
+ */
+int bundle_fold_iteration(struct bundle *b, json_t *config, json_t *iteration);
+
 /* Whether every iteration of config before index end is finished. */
 bool bundle_config_done(json_t *config, unsigned end);
 /* The iteration still running, if any, and its config (borrowed), or NULL. */

@@ -130,7 +130,9 @@ static void count_round(struct run_ctx *c, const size_t *per_config)
 			json_t *it = bundle_find_iteration(config, c->base + k);
 			char **left = NULL;
 
-			if (it && bundle_remaining(c->b, config, it, &left) == 0) {
+			if (it && json_is_true(json_object_get(it, "folded")))
+				c->done += per_config[i]; /* a clean soak iteration: no order kept */
+			else if (it && bundle_remaining(c->b, config, it, &left) == 0) {
 				c->done += json_array_size(json_object_get(it, "order")) - strv_length(left);
 				strv_free(left);
 			}
@@ -222,6 +224,9 @@ static int run_one_config(struct run_ctx *c, char *err, size_t es)
 		strv_free(order);
 		if (r == 0) {
 			bundle_iteration_end(c->iteration, c->stopped_by ? "stopped" : "done");
+			/* a soak keeps counts for clean iterations, records for failing ones */
+			if (soak_active(p) && bundle_fold_iteration(c->b, c->config, c->iteration) < 0)
+				log_warn("fold iteration %u of '%s' into the aggregate failed", it, c->cfg->name);
 			bundle_write(c->b);
 		}
 	}
