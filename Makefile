@@ -125,6 +125,7 @@ bench: $(BUILD)/fsagent $(BUILD)/host/fsagent | $(BUILD)/.packages-test
 	$(Q)tests/bench/run
 	$(Q)tests/bench/run-overhead
 	$(Q)tests/bench/run-memory
+	$(Q)tests/bench/image
 
 clean:
 	rm -rf $(BUILD)/agent $(BUILD)/host $(BUILD)/fsagent $(BUILD)/fsagent.debug $(BUILD)/vm

@@ -284,8 +284,15 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 			if (bundle_config_done(c.config, c.base + o->plan->iterations))
 				continue; /* resumed: finished or recorded before the crash */
 			if (o->prepare) {
-				int p = o->prepare(o->data, c.cfg, err, sizeof(err));
+				struct timespec t0, t1;
+				int p;
 
+				clock_gettime(CLOCK_MONOTONIC, &t0);
+				p = o->prepare(o->data, c.cfg, err, sizeof(err));
+				clock_gettime(CLOCK_MONOTONIC, &t1);
+				if (p == 0)
+					log_info("config '%s' prepared (mkfs, mount check) in %ld ms", c.cfg->name,
+						 (long)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000));
 				if (p != 0) {
 					/* a config the machine cannot serve is not a failure */
 					log_info("config '%s' %s: %s", c.cfg->name, p > 0 ? "not run" : "failed", err);
