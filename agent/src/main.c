@@ -365,6 +365,61 @@ static int cmd_plan(int argc, char **argv)
 	return r < 0 ? 1 : 0;
 }
 
+static int cmd_aggregate(int argc, char **argv)
+{
+	json_auto_t *doc = NULL;
+	_cleanup_free_ char *text = NULL;
+	json_t *seen, *agg;
+	const char *into;
+	char err[1024];
+
+	if (argc < 4 || !streq(argv[1], "--into")) {
+		printf("usage: fsagent aggregate --into FILE BUNDLE...\n"
+		       "Add bundles to FILE's per config and test counts (runs, statuses, total and\n"
+		       "longest duration); a bundle already in it is not counted twice.\n");
+		return argc == 2 && (streq(argv[1], "--help") || streq(argv[1], "-h")) ? 0 : 2;
+	}
+	into = argv[2];
+	if (access(into, F_OK) == 0) {
+		json_error_t jerr;
+
+		doc = json_load_file(into, 0, &jerr);
+		if (!doc || !streq(json_string_value(json_object_get(doc, "schema")) ?: "", "fsagent-aggregate/1")) {
+			log_err("%s: not an fsagent-aggregate/1 file%s%s", into, doc ? "" : ": ", doc ? "" : jerr.text);
+			return 1;
+		}
+	} else
+		doc = json_pack("{s:s, s:[], s:{}}", "schema", "fsagent-aggregate/1", "bundles", "aggregate");
+	seen = json_object_get(doc, "bundles");
+	agg = json_object_get(doc, "aggregate");
+	for (int i = 3; i < argc; i++) {
+		json_auto_t *b = NULL;
+		const char *id;
+		json_t *v;
+		size_t k;
+		bool dup = false;
+
+		if (bundle_load(argv[i], &b, err, sizeof(err)) < 0) {
+			log_err("%s", err);
+			return 1;
+		}
+		id = json_string_value(json_object_get(b, "run_id"));
+		json_array_foreach(seen, k, v)
+			dup |= streq(json_string_value(v), id);
+		if (dup)
+			continue;
+		if (report_aggregate(agg, b) < 0)
+			return 1;
+		json_array_append_new(seen, json_string(id));
+	}
+	text = json_dumps(doc, JSON_INDENT(1));
+	if (!text || fileio_write_atomic(into, text, strlen(text)) < 0) {
+		log_err("write '%s' failed", into);
+		return 1;
+	}
+	return 0;
+}
+
 static int cmd_version(int argc _unused_, char **argv _unused_)
 {
 	printf("fsagent %s\n", FSAGENT_VERSION);
@@ -377,6 +432,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "run a plan through fstests' check here (subreaper, no VM)" },
 	{ "report", cmd_report, "summarise a bundle; --junit FILE exports JUnit XML" },
 	{ "plan", cmd_plan, "check a run plan file and print it resolved" },
+	{ "aggregate", cmd_aggregate, "add bundles to per-test counts and durations (soaks)" },
 	{ "unframe", cmd_unframe, "cut a framed document out of a console log" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show this help" },

@@ -147,3 +147,66 @@ void report_junit(json_t *b, FILE *out)
 	}
 	fputs("</testsuites>\n", out);
 }
+
+/* Add n runs of a status with their durations to one test's entry. */
+static int agg_add(json_t *agg, const char *config, const char *test, const char *status, json_int_t n,
+		   double total, double max)
+{
+	json_t *per = json_object_get(agg, config), *a, *st, *c;
+
+	if (!per && json_object_set_new(agg, config, per = json_object()) < 0)
+		return -ENOMEM;
+	a = json_object_get(per, test);
+	if (!a && json_object_set_new(per, test, a = json_pack("{s:i, s:{}, s:f, s:f}", "runs", 0, "statuses",
+							     "duration_total", 0.0, "duration_max", 0.0)) < 0)
+		return -ENOMEM;
+	st = json_object_get(a, "statuses");
+	c = json_object_get(st, status);
+	json_object_set_new(st, status, json_integer((c ? json_integer_value(c) : 0) + n));
+	json_object_set_new(a, "runs", json_integer(json_integer_value(json_object_get(a, "runs")) + n));
+	json_object_set_new(a, "duration_total",
+			    json_real(json_number_value(json_object_get(a, "duration_total")) + total));
+	if (max > json_number_value(json_object_get(a, "duration_max")))
+		json_object_set_new(a, "duration_max", json_real(max));
+	return 0;
+}
+
+int report_aggregate(json_t *agg, json_t *b)
+{
+	json_t *cfgs, *tests, *a, *st, *v, *c, *it, *t;
+	const char *cname, *tname, *sname;
+	size_t i, k, m;
+
+	/* iterations a soak folded in: its aggregate has them */
+	json_object_foreach(json_object_get(b, "aggregate"), cname, tests)
+		json_object_foreach(tests, tname, a)
+	{
+		double total = json_number_value(json_object_get(a, "duration_total"));
+		double max = json_number_value(json_object_get(a, "duration_max"));
+
+		st = json_object_get(a, "statuses");
+		json_object_foreach(st, sname, v)
+		{
+			/* durations go with the first status; totals stay right */
+			if (agg_add(agg, cname, tname, sname, json_integer_value(v), total, max) < 0)
+				return -ENOMEM;
+			total = 0;
+		}
+	}
+	/* the rest from their records */
+	cfgs = json_object_get(b, "configs");
+	json_array_foreach(cfgs, i, c)
+		json_array_foreach(json_object_get(c, "iterations"), k, it)
+	{
+		if (json_is_true(json_object_get(it, "aggregated")))
+			continue;
+		json_array_foreach(json_object_get(it, "tests"), m, t)
+		{
+			double d = json_number_value(json_object_get(t, "duration"));
+
+			if (agg_add(agg, str(c, "name"), str(t, "name"), str(t, "status"), 1, d, d) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}

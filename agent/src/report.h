@@ -12,3 +12,11 @@
 
 void report_text(json_t *bundle, FILE *out);
 void report_junit(json_t *bundle, FILE *out);
+
+/*
+ * Add a bundle (read whole by bundle_load) to agg: per config and test,
+ * runs, counts per status, total and longest duration, the same shape as a
+ * soak bundle's "aggregate", which is taken as it is for the iterations it
+ * covers. For a launcher's soak across boots. Returns 0 or -ENOMEM.
+ */
+int report_aggregate(json_t *agg, json_t *bundle);
