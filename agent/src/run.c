@@ -82,7 +82,7 @@ static int on_result(void *data, struct test_result *t)
 	if (t->status == TS_FAIL || t->status == TS_TIMEOUT || t->status == TS_CRASH || t->status == TS_ERROR)
 		c->bad++;
 	c->done++;
-	/* the line fsagent-qemu follows: keep its shape (README, "Progress on the console") */
+	/* the line scripts/fsagent-qemu follows (its progress()): keep its shape */
 	log_info("[%zu/%zu] %s %s: %s (%.1fs)%s%s", c->done, c->total, c->cfg->name, t->name,
 		 test_status_to_string(t->status), t->duration, t->reason[0] ? ": " : "", t->reason);
 	r = bundle_record_test(c->b, c->config, c->iteration, t, c->result_dir);
