@@ -8,25 +8,8 @@
 #include <jansson.h>
 #include <unistd.h>
 
-static char dir[64];
 static char t1[] = "generic/001", t2[] = "generic/002", t3[] = "generic/003";
 static char *const order[] = { t1, t2, t3, NULL };
-
-static int mkdir_tmp(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/fsagent-bundle-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int rm_tmp(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
-}
 
 static void record(struct bundle *b, json_t *config, json_t *it, const char *name, enum test_status s)
 {
@@ -41,7 +24,7 @@ static void make_run(struct bundle *b)
 {
 	json_t *c, *it;
 
-	assert_int_equal(bundle_create(b, dir, "r1", json_object(), NULL), 0);
+	assert_int_equal(bundle_create(b, unit_dir, "r1", json_object(), NULL), 0);
 	c = bundle_add_config(b, "xfs/4k");
 	it = bundle_add_iteration(b, c, 0, "42", order);
 	assert_non_null(it);
@@ -55,7 +38,7 @@ static void append(const char *rel, const char *text)
 	char path[256];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/runs/r1/%s", dir, rel);
+	snprintf(path, sizeof(path), "%s/runs/r1/%s", unit_dir, rel);
 	f = fopen(path, "a");
 	assert_non_null(f);
 	fputs(text, f);
@@ -66,7 +49,7 @@ static int load(json_t **doc, char *err, size_t es)
 {
 	char path[128];
 
-	snprintf(path, sizeof(path), "%s/runs/r1", dir);
+	snprintf(path, sizeof(path), "%s/runs/r1", unit_dir);
 	return bundle_load(path, doc, err, es);
 }
 
@@ -102,7 +85,7 @@ static void test_resume_cuts_torn_line_and_goes_on(void **state)
 	bundle_release(&b);
 	/* the crash tore the record of generic/003 */
 	append("tests/xfs_4k/0.jsonl", "{\"name\":\"generic/003\",\"sta");
-	assert_int_equal(bundle_open(&b, dir, "r1"), 0);
+	assert_int_equal(bundle_open(&b, unit_dir, "r1"), 0);
 	assert_int_equal(bundle_count_recorded(&b), 2);
 	it = bundle_running_iteration(&b, &c);
 	assert_non_null(it);
@@ -155,7 +138,7 @@ static void test_bad_line_named(void **state)
 	append("tests/xfs_4k/0.jsonl", "[1, 2]\n");
 	assert_int_equal(load(&doc, err, sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, "tests/xfs_4k/0.jsonl:3: not a test record"));
-	assert_int_equal(bundle_open(&b, dir, "r1"), -EBADMSG);
+	assert_int_equal(bundle_open(&b, unit_dir, "r1"), -EBADMSG);
 }
 
 static void test_hostile_config_refused(void **state)
@@ -171,7 +154,7 @@ static void test_hostile_config_refused(void **state)
 	bundle_release(&b);
 	assert_int_equal(load(&doc, err, sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, "key 'configs[0]'"));
-	snprintf(path, sizeof(path), "%s/etc", dir);
+	snprintf(path, sizeof(path), "%s/etc", unit_dir);
 	assert_int_equal(access(path, F_OK), -1);
 }
 
@@ -193,12 +176,12 @@ static void test_other_schema_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_records_are_journal_lines, mkdir_tmp, rm_tmp),
-		cmocka_unit_test_setup_teardown(test_resume_cuts_torn_line_and_goes_on, mkdir_tmp, rm_tmp),
-		cmocka_unit_test_setup_teardown(test_later_record_wins, mkdir_tmp, rm_tmp),
-		cmocka_unit_test_setup_teardown(test_bad_line_named, mkdir_tmp, rm_tmp),
-		cmocka_unit_test_setup_teardown(test_hostile_config_refused, mkdir_tmp, rm_tmp),
-		cmocka_unit_test_setup_teardown(test_other_schema_refused, mkdir_tmp, rm_tmp),
+		cmocka_unit_test_setup_teardown(test_records_are_journal_lines, unit_mkdtemp, unit_rmdir),
+		cmocka_unit_test_setup_teardown(test_resume_cuts_torn_line_and_goes_on, unit_mkdtemp, unit_rmdir),
+		cmocka_unit_test_setup_teardown(test_later_record_wins, unit_mkdtemp, unit_rmdir),
+		cmocka_unit_test_setup_teardown(test_bad_line_named, unit_mkdtemp, unit_rmdir),
+		cmocka_unit_test_setup_teardown(test_hostile_config_refused, unit_mkdtemp, unit_rmdir),
+		cmocka_unit_test_setup_teardown(test_other_schema_refused, unit_mkdtemp, unit_rmdir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,30 +8,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char dir[64];
-
-static int mkdir_tmp(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/fsagent-results-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int rm_tmp(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
-}
 
 static void write_ledger(const char *text)
 {
 	char path[128];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/claims.json", dir);
+	snprintf(path, sizeof(path), "%s/claims.json", unit_dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);
@@ -81,10 +64,10 @@ static void test_write_keeps_old(void **state)
 
 	(void)state;
 	r.v[0] = (struct role_slot){ .role = ROLE_TEST, .dev = &a, .state = ROLE_ASSIGNED };
-	snprintf(path, sizeof(path), "%s/claims.json", dir);
+	snprintf(path, sizeof(path), "%s/claims.json", unit_dir);
 	write_ledger("{\"schema\":\"fsagent-claims/1\",\"claims\":[{\"id\":\"serial:old\",\"note\":\"kept\"}]}");
-	assert_int_equal(results_write_claims(dir, &r), 0);
-	assert_int_equal(results_read_claims(dir, &v, err, sizeof(err)), 0);
+	assert_int_equal(results_write_claims(unit_dir, &r), 0);
+	assert_int_equal(results_read_claims(unit_dir, &v, err, sizeof(err)), 0);
 	assert_string_equal(v[0], "serial:old");
 	assert_string_equal(v[1], "serial:fsagent-test");
 	assert_null(v[2]);
@@ -107,9 +90,9 @@ static void test_write_refuses_bad_ledger(void **state)
 
 	(void)state;
 	r.v[0] = (struct role_slot){ .role = ROLE_TEST, .dev = &a, .state = ROLE_ASSIGNED };
-	snprintf(path, sizeof(path), "%s/claims.json", dir);
+	snprintf(path, sizeof(path), "%s/claims.json", unit_dir);
 	write_ledger("{ not json");
-	assert_int_equal(results_write_claims(dir, &r), -EBADMSG);
+	assert_int_equal(results_write_claims(unit_dir, &r), -EBADMSG);
 	assert_int_equal(fileio_read_full(path, &text, NULL), 0);
 	assert_string_equal(text, "{ not json");
 	free(text);
@@ -120,7 +103,7 @@ static void test_missing_ledger(void **state)
 	char **v = NULL, err[256];
 
 	(void)state;
-	assert_int_equal(results_read_claims(dir, &v, err, sizeof(err)), 0);
+	assert_int_equal(results_read_claims(unit_dir, &v, err, sizeof(err)), 0);
 	assert_null(v[0]);
 	results_claims_free(v);
 }
@@ -132,8 +115,8 @@ static void test_write_json_atomic(void **state)
 	struct stat st;
 
 	(void)state;
-	assert_int_equal(results_write_json(dir, "caps.json", doc), 0);
-	snprintf(path, sizeof(path), "%s/caps.json", dir);
+	assert_int_equal(results_write_json(unit_dir, "caps.json", doc), 0);
+	snprintf(path, sizeof(path), "%s/caps.json", unit_dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	assert_int_equal(fileio_read_full(path, &text, NULL), 0);
 	assert_string_equal(text, "{\n  \"a\": 1\n}\n");
@@ -148,10 +131,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_parse_bad),
-		cmocka_unit_test_setup_teardown(test_write_keeps_old, mkdir_tmp, rm_tmp),
-		cmocka_unit_test_setup_teardown(test_write_refuses_bad_ledger, mkdir_tmp, rm_tmp),
-		cmocka_unit_test_setup_teardown(test_missing_ledger, mkdir_tmp, rm_tmp),
-		cmocka_unit_test_setup_teardown(test_write_json_atomic, mkdir_tmp, rm_tmp),
+		cmocka_unit_test_setup_teardown(test_write_keeps_old, unit_mkdtemp, unit_rmdir),
+		cmocka_unit_test_setup_teardown(test_write_refuses_bad_ledger, unit_mkdtemp, unit_rmdir),
+		cmocka_unit_test_setup_teardown(test_missing_ledger, unit_mkdtemp, unit_rmdir),
+		cmocka_unit_test_setup_teardown(test_write_json_atomic, unit_mkdtemp, unit_rmdir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

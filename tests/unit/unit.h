@@ -17,3 +17,25 @@
 #endif
 #define SYSROOT_DEBIAN FIXTURE_DIR "/sysroot-debian"
 #define SYSROOT_TESTVM FIXTURE_DIR "/sysroot-testvm"
+
+/*
+ * A fresh directory for each test that writes files: pass unit_mkdtemp and
+ * unit_rmdir as a cmocka setup and teardown; the test finds it in unit_dir.
+ */
+static char unit_dir[64];
+
+static inline int unit_mkdtemp(void **state)
+{
+	(void)state;
+	snprintf(unit_dir, sizeof(unit_dir), "/tmp/fsagent-unit-XXXXXX");
+	return mkdtemp(unit_dir) ? 0 : -1;
+}
+
+static inline int unit_rmdir(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", unit_dir);
+	return system(cmd);
+}
