@@ -96,26 +96,32 @@ static int on_result(void *data, struct test_result *t)
 	return 0;
 }
 
-/* Tests config cfg runs per iteration (0 when its selection fails: reported when it runs). */
-static size_t count_to_run(const struct run_opts *o, const struct run_config *cfg)
+/*
+ * A config's selection, made once per run: the plan and expunge files do not
+ * change between rounds. A failed one keeps its error for when the config
+ * comes to run.
+ */
+struct config_sel {
+	struct selection sel;
+	int r;
+	char err[512];
+	size_t n_run; /* tests it runs per iteration */
+};
+
+static void select_config(const struct run_opts *o, const struct run_config *cfg, struct config_sel *cs)
 {
 	struct expunge_ctx ectx = o->ctx;
-	struct selection sel = { 0 };
-	char err[256];
-	size_t n = 0;
 
 	ectx.fs = cfg->fstype;
 	ectx.config = cfg->name;
-	if (select_tests(o->fstests, cfg->fstype, o->plan, o->expunges, &ectx, &sel, err, sizeof(err)) < 0)
-		return 0;
-	for (size_t i = 0; i < sel.n; i++)
-		n += sel.v[i].state == SEL_RUN;
-	selection_release(&sel);
-	return n;
+	cs->r = select_tests(o->fstests, cfg->fstype, o->plan, o->expunges, &ectx, &cs->sel, cs->err,
+			     sizeof(cs->err));
+	for (size_t i = 0; cs->r >= 0 && i < cs->sel.n; i++)
+		cs->n_run += cs->sel.v[i].state == SEL_RUN;
 }
 
 /* This round's tests, and those a resumed run already has in it. */
-static void count_round(struct run_ctx *c, const size_t *per_config)
+static void count_round(struct run_ctx *c, const struct config_sel *cs)
 {
 	const struct run_opts *o = c->o;
 
@@ -125,13 +131,13 @@ static void count_round(struct run_ctx *c, const size_t *per_config)
 
 		if (!streq(json_string_value(json_object_get(config, "status")) ?: "run", "run"))
 			continue; /* recorded as not run before a crash */
-		c->total += per_config[i] * o->plan->iterations;
+		c->total += cs[i].n_run * o->plan->iterations;
 		for (unsigned k = 0; k < o->plan->iterations; k++) {
 			json_t *it = bundle_find_iteration(config, c->base + k);
 			char **left = NULL;
 
 			if (it && json_is_true(json_object_get(it, "folded")))
-				c->done += per_config[i]; /* a clean soak iteration: no order kept */
+				c->done += cs[i].n_run; /* a clean soak iteration: no order kept */
 			else if (it && bundle_remaining(c->b, config, it, &left) == 0) {
 				c->done += json_array_size(json_object_get(it, "order")) - strv_length(left);
 				strv_free(left);
@@ -140,19 +146,17 @@ static void count_round(struct run_ctx *c, const size_t *per_config)
 	}
 }
 
-static int run_one_config(struct run_ctx *c, char *err, size_t es)
+static int run_one_config(struct run_ctx *c, const struct config_sel *cs, char *err, size_t es)
 {
 	const struct run_opts *o = c->o;
 	const struct plan *p = o->plan;
-	struct expunge_ctx ectx = o->ctx;
-	struct selection sel = { 0 };
-	int r;
+	const struct selection *sel = &cs->sel;
+	int r = cs->r;
 
-	ectx.fs = c->cfg->fstype;
-	ectx.config = c->cfg->name;
-	r = select_tests(o->fstests, c->cfg->fstype, p, o->expunges, &ectx, &sel, err, es);
-	if (r < 0)
+	if (r < 0) {
+		snprintf(err, es, "%s", cs->err);
 		return r;
+	}
 	if (c->cfg->section)
 		snprintf(c->result_dir, sizeof(c->result_dir), "%s/%s", c->cfg->result_base, c->cfg->section);
 	else
@@ -176,15 +180,13 @@ static int run_one_config(struct run_ctx *c, char *err, size_t es)
 			r = bundle_remaining(c->b, c->config, c->iteration, &order);
 			if (r < 0) {
 				snprintf(err, es, "read the journal of iteration %u: %s", it, strerror(-r));
-				selection_release(&sel);
 				return r;
 			}
 		} else {
-			for (size_t i = 0; i < sel.n; i++)
-				if (sel.v[i].state == SEL_RUN && strv_push(&order, sel.v[i].name) < 0) {
+			for (size_t i = 0; i < sel->n; i++)
+				if (sel->v[i].state == SEL_RUN && strv_push(&order, sel->v[i].name) < 0) {
 					strv_free(order);
-					selection_release(&sel);
-					return -ENOMEM;
+						return -ENOMEM;
 				}
 			if (p->order == ORDER_RANDOM) {
 				uint64_t s = order_derive_seed(p->seed, it, c->cfg->name);
@@ -196,15 +198,14 @@ static int run_one_config(struct run_ctx *c, char *err, size_t es)
 			if (!c->iteration) {
 				snprintf(err, es, "create the journal of iteration %u in '%s' failed", it, c->b->dir);
 				strv_free(order);
-				selection_release(&sel);
 				return -EIO;
 			}
-			for (size_t i = 0; i < sel.n; i++)
-				if (sel.v[i].state != SEL_RUN) {
-					bundle_record_skipped(c->b, c->config, c->iteration, sel.v[i].name,
-							      sel.v[i].state == SEL_EXPUNGED ? "expunged" : "error",
-							      sel.v[i].reason, sel.v[i].source);
-					c->bad += sel.v[i].state == SEL_UNKNOWN;
+			for (size_t i = 0; i < sel->n; i++)
+				if (sel->v[i].state != SEL_RUN) {
+					bundle_record_skipped(c->b, c->config, c->iteration, sel->v[i].name,
+							      sel->v[i].state == SEL_EXPUNGED ? "expunged" : "error",
+							      sel->v[i].reason, sel->v[i].source);
+					c->bad += sel->v[i].state == SEL_UNKNOWN;
 				}
 		}
 		bundle_write(c->b);
@@ -212,7 +213,6 @@ static int run_one_config(struct run_ctx *c, char *err, size_t es)
 		tests = calloc(n ? n : 1, sizeof(*tests));
 		if (!tests) {
 			strv_free(order);
-			selection_release(&sel);
 			return -ENOMEM;
 		}
 		for (size_t i = 0; i < n; i++)
@@ -230,7 +230,6 @@ static int run_one_config(struct run_ctx *c, char *err, size_t es)
 			bundle_write(c->b);
 		}
 	}
-	selection_release(&sel);
 	return r;
 }
 
@@ -264,16 +263,16 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 	unsigned rounds = 0;
 	int r = 0;
 
-	size_t *per_config = calloc(o->n_configs ? o->n_configs : 1, sizeof(*per_config));
+	struct config_sel *cs = calloc(o->n_configs ? o->n_configs : 1, sizeof(*cs));
 
-	if (!per_config)
+	if (!cs)
 		return -ENOMEM;
 	for (size_t i = 0; i < o->n_configs; i++)
-		per_config[i] = count_to_run(o, &o->configs[i]);
+		select_config(o, &o->configs[i], &cs[i]);
 	c.base = resume_base(b, o->plan->iterations);
 	c.soak_t0 = started_at(b);
 	for (;;) {
-		count_round(&c, per_config);
+		count_round(&c, cs);
 		log_info("plan: %zu tests to run (%zu configs x %u iterations)%s", c.total, o->n_configs,
 			 o->plan->iterations, c.done ? ", some done before" : "");
 		for (size_t i = 0; i < o->n_configs && r != RUNNER_UNKILLABLE && !c.stopped_by; i++) {
@@ -297,13 +296,13 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 					/* a config the machine cannot serve is not a failure */
 					log_info("config '%s' %s: %s", c.cfg->name, p > 0 ? "not run" : "failed", err);
 					bundle_config_status(c.config, p > 0 ? "notrun" : "error", err);
-					c.total -= per_config[i] * o->plan->iterations;
+					c.total -= cs[i].n_run * o->plan->iterations;
 					c.bad += p < 0;
 					bundle_write(b);
 					continue;
 				}
 			}
-			r = run_one_config(&c, err, sizeof(err));
+			r = run_one_config(&c, &cs[i], err, sizeof(err));
 			if (r < 0) {
 				log_err("config '%s': %s", c.cfg->name, err[0] ? err : strerror(-r));
 				bundle_config_status(c.config, "error", err[0] ? err : strerror(-r));
@@ -319,7 +318,9 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 		log_info("soak: round %u done, starting the next", rounds);
 		c.base += o->plan->iterations;
 	}
-	free(per_config);
+	for (size_t i = 0; i < o->n_configs; i++)
+		selection_release(&cs[i].sel);
+	free(cs);
 	if (soak_active(o->plan))
 		bundle_set(b, "soak", json_pack("{s:i, s:s?}", "rounds", (int)rounds, "stopped_by", c.stopped_by));
 	*ret_bad = c.bad;
