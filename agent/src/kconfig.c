@@ -14,29 +14,33 @@
 int kconfig_get(const char *buf, const char *key, const char **ret_val)
 {
 	static char val[256];
-	size_t klen = strlen(key);
+	char needle[128];
+	size_t klen = strlen(key), n;
+	const char *p, *eol;
 
-	for (const char *p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		const char *eol;
-		size_t n;
-
-		if (strncmp(p, key, klen) != 0 || p[klen] != '=')
-			continue;
-		p += klen + 1;
-		eol = strchrnul(p, '\n');
-		n = (size_t)(eol - p);
-		if (n >= 2 && p[0] == '"' && p[n - 1] == '"') {
-			p++;
-			n -= 2;
-		}
-		if (n >= sizeof(val))
-			n = sizeof(val) - 1;
-		memcpy(val, p, n);
-		val[n] = '\0';
-		*ret_val = val;
-		return 1;
+	/* one strstr per key: a walk line by line cost ~100 ms under TCG for caps' 40 keys */
+	if (klen + 3 > sizeof(needle))
+		return 0;
+	snprintf(needle, sizeof(needle), "\n%s=", key);
+	if (strncmp(buf, needle + 1, klen + 1) == 0)
+		p = buf;
+	else if ((p = strstr(buf, needle)))
+		p++;
+	else
+		return 0;
+	p += klen + 1;
+	eol = strchrnul(p, '\n');
+	n = (size_t)(eol - p);
+	if (n >= 2 && p[0] == '"' && p[n - 1] == '"') {
+		p++;
+		n -= 2;
 	}
-	return 0;
+	if (n >= sizeof(val))
+		n = sizeof(val) - 1;
+	memcpy(val, p, n);
+	val[n] = '\0';
+	*ret_val = val;
+	return 1;
 }
 
 /* /proc/config.gz (IKCONFIG_PROC) first, then /boot/config-<release>. */

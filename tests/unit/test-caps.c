@@ -25,6 +25,10 @@ static void test_kconfig(void **state)
 	assert_string_equal(v, "64");
 	assert_int_equal(kconfig_get(cfg, "CONFIG_XFS", &v), 0);
 	assert_int_equal(kconfig_get("", "CONFIG_XFS_FS", &v), 0);
+	/* the first line has no newline before it */
+	assert_int_equal(kconfig_get("CONFIG_XFS_FS=y\n", "CONFIG_XFS_FS", &v), 1);
+	assert_string_equal(v, "y");
+	assert_int_equal(kconfig_get("XCONFIG_XFS_FS=y\n", "CONFIG_XFS_FS", &v), 0);
 }
 
 static void test_cpu_list(void **state)
