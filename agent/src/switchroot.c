@@ -30,12 +30,56 @@ bool switchroot_on_initramfs(const char *sysroot)
 	return st.f_type == RAMFS_MAGIC || st.f_type == TMPFS_MAGIC;
 }
 
-/* The device spec names, or NULL; libblkid's conventions end here. */
+DEFINE_CLEANUP(struct blkid_struct_probe, blkid_free_probe)
+
+/* Whether the filesystem on path has tag (LABEL or UUID) = want; *ret_type gets its type. */
+static bool probe_matches(const char *path, const char *tag, const char *want, char **ret_type)
+{
+	_cleanup_(blkid_free_probep) blkid_probe pr = blkid_new_probe_from_filename(path);
+	const char *v;
+
+	if (!pr)
+		return false;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_LABEL | BLKID_SUBLKS_UUID);
+	if (blkid_do_safeprobe(pr) != 0 || blkid_probe_lookup_value(pr, tag, &v, NULL) != 0 ||
+	    !streq(v, want))
+		return false;
+	if (blkid_probe_lookup_value(pr, "TYPE", &v, NULL) == 0)
+		*ret_type = strdup(v);
+	return true;
+}
+
+/*
+ * The device spec names, or NULL; libblkid's conventions end here. LABEL=
+ * and UUID= probe the devices of /proc/partitions in order and stop at the
+ * first match (the root disk is usually the first): a probe of every
+ * device cost a fifth of a second under TCG. Other specs go to libblkid.
+ */
 static char *find_device(const char *spec, char **ret_type)
 {
+	_cleanup_fclose_ FILE *f = NULL;
 	blkid_cache cache = NULL;
-	char *dev;
+	const char *eq = strchr(spec, '=');
+	char line[256], *dev;
 
+	*ret_type = NULL;
+	if (eq && (startswith(spec, "LABEL=") || startswith(spec, "UUID=")) &&
+	    (f = fopen("/proc/partitions", "re"))) {
+		char tag[8];
+
+		snprintf(tag, sizeof(tag), "%.*s", (int)(eq - spec), spec);
+		while (fgets(line, sizeof(line), f)) {
+			char name[64], path[80];
+
+			if (sscanf(line, " %*u %*u %*u %63s", name) != 1)
+				continue;
+			snprintf(path, sizeof(path), "/dev/%s", name);
+			if (probe_matches(path, tag, eq + 1, ret_type))
+				return strdup(path);
+		}
+		return NULL;
+	}
 	if (blkid_get_cache(&cache, "/dev/null") < 0)
 		return NULL;
 	/* no stale cache: probe what is there now */

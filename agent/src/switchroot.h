@@ -6,8 +6,9 @@
  * over / and execs /sbin/fsagent there, PID 1 again. Debian's initramfs and
  * systemd cost tens of seconds under TCG; this costs the disk driver's
  * probe. The time the first stage started and switched is handed to the
- * second in the environment (FSAGENT_INITRAMFS=<start ms>,<switch ms>) for
- * its timeline.
+ * second in the environment for its timeline, with the disk drivers the first
+ * stage loaded, which the second records instead of probing again
+ * (FSAGENT_INITRAMFS=<start ms>,<switch ms>,<module>+<module>+...).
  */
 #pragma once
 
