@@ -10,6 +10,7 @@
 #include "util/macro.h"
 #include "util/sysroot.h"
 
+#include <dirent.h>
 #include <libkmod.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -111,6 +112,86 @@ static void underscore(char *dst, size_t size, const char *name)
 	for (char *p = dst; *p; p++)
 		if (*p == '-')
 			*p = '_';
+}
+
+/* Mark in want[] the names[] that alias (a device's modalias) resolves to. */
+static void want_alias(struct modules *m, const char *alias, const char *const *names, size_t n,
+		       bool *want)
+{
+	_cleanup_(kmod_module_unref_listp) struct kmod_list *list = NULL;
+	struct kmod_list *l;
+
+	if (kmod_module_new_from_lookup(m->ctx, alias, &list) < 0)
+		return;
+	kmod_list_foreach(l, list)
+	{
+		struct kmod_module *mod = kmod_module_get_module(l);
+		char a[64], b[64];
+
+		underscore(a, sizeof(a), kmod_module_get_name(mod));
+		for (size_t i = 0; i < n; i++) {
+			underscore(b, sizeof(b), names[i]);
+			want[i] |= streq(a, b);
+		}
+		kmod_module_unref(mod);
+	}
+}
+
+int modules_wanted_by_devices(struct modules *m, const char *const *names, size_t n, bool *want)
+{
+	char buses[PATH_MAX];
+	DIR *bd;
+	struct dirent *be;
+	int count = 0;
+
+	for (size_t i = 0; i < n; i++)
+		want[i] = false;
+	if (!m->have_index)
+		return 0;
+	if (sysroot_path(buses, sizeof(buses), "/sys/bus") < 0)
+		return -ENAMETOOLONG;
+	bd = opendir(buses);
+	if (!bd)
+		return -errno;
+	while ((be = readdir(bd))) {
+		char devs[PATH_MAX];
+		DIR *dd;
+		struct dirent *de;
+
+		if (be->d_name[0] == '.' ||
+		    snprintf(devs, sizeof(devs), "%s/%s/devices", buses, be->d_name) >= (int)sizeof(devs))
+			continue;
+		dd = opendir(devs);
+		while (dd && (de = readdir(dd))) {
+			_cleanup_free_ char *alias = NULL;
+
+			if (de->d_name[0] != '.' &&
+			    sysroot_read_line(&alias, "/sys/bus/%s/devices/%s/modalias", be->d_name,
+					      de->d_name) == 0 &&
+			    *alias)
+				want_alias(m, alias, names, n, want);
+		}
+		if (dd)
+			closedir(dd);
+	}
+	closedir(bd);
+	for (size_t i = 0; i < n; i++)
+		count += want[i];
+	return count;
+}
+
+bool modules_usable(const struct modules *m, const char *name)
+{
+	char a[64], b[64];
+
+	underscore(a, sizeof(a), name);
+	for (size_t i = 0; i < m->n; i++) {
+		underscore(b, sizeof(b), m->v[i].name);
+		if (streq(a, b) && (m->v[i].status == MODULE_LOADED || m->v[i].status == MODULE_ALREADY ||
+				    m->v[i].status == MODULE_BUILTIN))
+			return true;
+	}
+	return false;
 }
 
 /*

@@ -67,6 +67,17 @@ int modules_batch_start(struct modules *m, const struct module_request *reqs, si
 			unsigned jobs, struct modules_batch **ret);
 int modules_batch_wait(struct modules_batch *b);
 
+/*
+ * Which of names[] a device present now wants: a device under
+ * <sysroot>/sys/bus/<bus>/devices/ whose modalias the module index maps to
+ * that module, as udev's coldplug would. Sets want[i]; returns how many are
+ * wanted, 0 without an index, or -errno.
+ */
+int modules_wanted_by_devices(struct modules *m, const char *const *names, size_t n, bool *want);
+
+/* Whether name was recorded as usable (loaded, already loaded, built in). */
+bool modules_usable(const struct modules *m, const char *name);
+
 /* Where name would come from, judged from the module indexes only. */
 enum module_avail modules_available(struct modules *m, const char *name);
 

@@ -274,20 +274,27 @@ static int loopback_up(void)
 /* ---- modules and devices ------------------------------------------------ */
 
 /*
- * Drivers that make disks appear: loaded first, and the inventory waits for
- * them. Absent ones are recorded, never fatal. virtio_blk goes before
- * virtio_pci so its disks are probed as virtio_pci binds them.
+ * Drivers that make disks appear, loaded for the devices present that want
+ * them (by modalias, as udev's coldplug would, but only these): probing
+ * nothing costs time too under TCG. Absent ones are recorded, never fatal.
  */
 static const char *const driver_modules[] = {
-	"virtio_blk", "virtio_pci", "virtio_scsi", "sd_mod", "nvme", "nfit", "nd_pmem",
+	"virtio_pci", "virtio_blk", "virtio_scsi", "sd_mod", "nvme", "nfit", "nd_pmem",
 };
 
-/* Wanted by tests, not by device discovery: loaded while the inventory runs. */
-static const char *const support_modules[] = {
-	"loop",	       "dm_mod",       "dm_flakey", "dm_log_writes",
-	"dm_snapshot", "dm_thin_pool", "dm_delay",  "dm_dust",
-};
+/* Drivers that find their disks after their probe returns: the inventory waits for those. */
+static const char *const async_drivers[] = { "virtio_scsi", "sd_mod", "nvme", "nfit", "nd_pmem" };
 
+/* A module that brings the devices the next one is for: disks behind a SCSI host, pmem regions. */
+static const struct {
+	const char *module, *then;
+} driver_companions[] = { { "virtio_scsi", "sd_mod" }, { "nfit", "nd_pmem" } };
+
+/*
+ * Modules tests want (loop, device-mapper targets) are not loaded here:
+ * fstests' _require_loop and _require_dm_target modprobe them, and loading
+ * them at boot cost a third of a second of CPU under TCG.
+ */
 static struct {
 	struct module_request reqs[64];
 	char fs[256], required[256];
@@ -311,19 +318,73 @@ static unsigned loader_threads(void)
 	return cpus > 1 ? (unsigned)cpus : 1;
 }
 
-static void load_driver_modules(const char *release)
+/* FSAGENT_INITRAMFS's list of the drivers the initramfs stage loaded, '+' separated */
+static char stage1_drivers[200];
+
+static size_t driver_index(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(driver_modules); i++)
+		if (streq(driver_modules[i], name))
+			return i;
+	return ARRAY_SIZE(driver_modules);
+}
+
+/*
+ * Load the drivers the present devices want, in rounds: virtio_pci's
+ * binding makes the virtio devices that want virtio_blk appear. Without
+ * module indexes (everything built in) the whole list is recorded.
+ */
+static void load_driver_modules(void)
 {
 	struct module_request reqs[ARRAY_SIZE(driver_modules)];
-	int r = modules_new("", release, &g.mods);
+	bool want[ARRAY_SIZE(driver_modules)], done[ARRAY_SIZE(driver_modules)] = { false };
+	size_t n;
 
-	if (r < 0) {
-		record_error("open module directory '/lib/modules/%s' failed: %s", release,
-			     strerror(-r));
+	if (stage1_drivers[0]) {
+		/* the initramfs stage probed the devices: record what it loaded */
+		char *save = NULL;
+
+		for (char *t = strtok_r(stage1_drivers, "+", &save); t; t = strtok_r(NULL, "+", &save))
+			if (driver_index(t) < ARRAY_SIZE(driver_modules))
+				modules_load(g.mods, t, false);
 		return;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(driver_modules); i++)
-		reqs[i] = (struct module_request){ driver_modules[i], false };
-	modules_load_all(g.mods, reqs, ARRAY_SIZE(reqs), loader_threads());
+	if (!modules_have_index(g.mods)) {
+		for (n = 0; n < ARRAY_SIZE(driver_modules); n++)
+			reqs[n] = (struct module_request){ driver_modules[n], false };
+		modules_load_all(g.mods, reqs, n, loader_threads());
+		return;
+	}
+	for (int round = 0; round < 3; round++) {
+		if (modules_wanted_by_devices(g.mods, driver_modules, ARRAY_SIZE(driver_modules), want) < 0)
+			break;
+		for (size_t c = 0; c < ARRAY_SIZE(driver_companions); c++) {
+			size_t a = driver_index(driver_companions[c].module);
+			size_t b = driver_index(driver_companions[c].then);
+
+			if (a < ARRAY_SIZE(want) && b < ARRAY_SIZE(want) && (want[a] || done[a]))
+				want[b] = true;
+		}
+		n = 0;
+		for (size_t i = 0; i < ARRAY_SIZE(driver_modules); i++)
+			if (want[i] && !done[i]) {
+				reqs[n++] = (struct module_request){ driver_modules[i], false };
+				done[i] = true;
+			}
+		if (n == 0)
+			break;
+		modules_load_all(g.mods, reqs, n, loader_threads());
+	}
+}
+
+/* Open the module directory of the running kernel into g.mods. */
+static void open_modules(const char *release)
+{
+	int r = modules_new("", release, &g.mods);
+
+	if (r < 0)
+		record_error("open module directory '/lib/modules/%s' failed: %s", release,
+			     strerror(-r));
 }
 
 /*
@@ -334,21 +395,31 @@ static void switch_root(long started)
 {
 	static const struct module_request fs[] = { { "ext4", true } };
 	const char *targets[ARRAY_SIZE(early_mounts)];
-	char env[64], err[512];
+	struct modules_batch *batch = NULL;
+	char env[256], err[512];
 	char *const envp[] = { env, NULL };
 	int r;
 
 	for (size_t i = 0; i < ARRAY_SIZE(early_mounts); i++)
 		targets[i] = early_mounts[i].target;
+	/* the root's filesystem loads while the disks are probed */
+	if (g.mods && modules_batch_start(g.mods, fs, ARRAY_SIZE(fs), 1, &batch) < 0)
+		batch = NULL;
 	if (g.mods)
-		modules_load_all(g.mods, fs, ARRAY_SIZE(fs), 1);
-	snprintf(env, sizeof(env), SWITCHROOT_ENV "=%ld,%ld", started, boottime_ms());
+		load_driver_modules();
+	if (batch)
+		modules_batch_wait(batch);
+	snprintf(env, sizeof(env), SWITCHROOT_ENV "=%ld,%ld,", started, boottime_ms());
+	/* the drivers this stage loaded: the next one records them instead of probing again */
+	for (size_t i = 0; g.mods && i < ARRAY_SIZE(driver_modules); i++)
+		if (modules_usable(g.mods, driver_modules[i]) && strlen(env) + 32 < sizeof(env))
+			snprintf(env + strlen(env), sizeof(env) - strlen(env), "%s+", driver_modules[i]);
 	log_info("switching to the root disk %s", g.cfg.root);
 	r = switchroot_enter(g.cfg.root, 10000, targets, ARRAY_SIZE(targets), envp, err, sizeof(err));
 	pid1_fatal("fsagent.root=%s: %s (%s)", g.cfg.root, err, strerror(-r));
 }
 
-/* Filesystems (ext4 for the results disk, the run's) and test support, in the background. */
+/* Filesystems (ext4 for the results disk, the run's), in the background. */
 static void start_other_modules(const char *cmdline)
 {
 	struct module_request *reqs = later.reqs;
@@ -363,8 +434,6 @@ static void start_other_modules(const char *cmdline)
 	reqs[n++] = (struct module_request){ "ext4", true };
 	n = add_list(reqs, n, max, later.fs, false);
 	n = add_list(reqs, n, max, later.required, true);
-	for (size_t i = 0; i < ARRAY_SIZE(support_modules) && n < max; i++)
-		reqs[n++] = (struct module_request){ support_modules[i], false };
 	/* a ramoops region on the command line: the crashed boot's log is in it */
 	if (cmdline && strstr(cmdline, "ramoops.mem_address=") && n < max)
 		reqs[n++] = (struct module_request){ "ramoops", false };
@@ -441,6 +510,12 @@ static void wait_devices_settled(void)
 {
 	long deadline = boottime_ms() + 5000, stable_since = boottime_ms();
 	unsigned last = count_block_devices();
+	bool async = false;
+
+	for (size_t i = 0; g.mods && i < ARRAY_SIZE(async_drivers); i++)
+		async |= modules_usable(g.mods, async_drivers[i]);
+	if (!async)
+		return; /* virtio_blk's disks exist when its probe returns */
 
 	while (boottime_ms() < deadline) {
 		struct timespec ts = { 0, 20 * 1000000 };
@@ -471,19 +546,26 @@ static const char *find_udevd(void)
 	return NULL;
 }
 
-static void run_udev(void)
+/*
+ * udev starts first thing and settles while the drivers, the inventory and
+ * the results disk get done: a helper process runs udevd --daemon, the
+ * trigger and the settle, and reports over a pipe (its own children are
+ * its to reap, so PID 1's zombie sweeps cannot take them).
+ */
+static struct {
+	int fd; /* the helper's report, or -1 */
+} udev = { -1 };
+
+struct udev_report {
+	int error; /* -errno, or the failed step's exit status */
+	long settled_ms;
+};
+
+static void udev_start(void)
 {
 	const char *udevd = find_udevd();
-	const char *const daemon[] = { udevd, "--daemon", NULL };
-	/*
-	 * Block devices only: their by-id links and device-mapper rules are
-	 * what tests use, and replaying every device's events (ACPI, PCI,
-	 * input, ...) cost seconds under TCG.
-	 */
-	const char *const trig_dev[] = { "udevadm", "trigger", "--type=devices", "--action=add",
-					 "--subsystem-match=block", NULL };
-	const char *const settle[] = { "udevadm", "settle", "--timeout=30", NULL };
-	int st = 0, r;
+	int fds[2];
+	pid_t pid;
 
 	if (g.cfg.udev == UDEV_OFF || !udevd) {
 		if (g.cfg.udev == UDEV_ON)
@@ -491,22 +573,64 @@ static void run_udev(void)
 		g.udev = json_pack("{s:b}", "used", false);
 		return;
 	}
-	r = proc_run(daemon, 10000, &st);
-	if (r == 0 && st == 0)
-		r = proc_run(trig_dev, 30000, &st);
-	if (r == 0 && st == 0)
-		r = proc_run(settle, 40000, &st);
-	if (r < 0 || st != 0) {
-		record_error("udev start failed (%s, status %d), going on without it",
-			     r < 0 ? strerror(-r) : "exit", st);
+	if (pipe2(fds, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
+		record_error("udev start failed (%s), going on without it", strerror(errno));
+		g.udev = json_pack("{s:b, s:s}", "used", false, "error", "start failed");
+		return;
+	}
+	if (pid == 0) {
+		const char *const daemon[] = { udevd, "--daemon", NULL };
+		/*
+		 * Block devices only: their by-id links and device-mapper rules
+		 * are what tests use, and replaying every device's events (ACPI,
+		 * PCI, input, ...) cost seconds under TCG.
+		 */
+		const char *const trig_dev[] = { "udevadm", "trigger", "--type=devices", "--action=add",
+						 "--subsystem-match=block", "--settle", NULL };
+		struct udev_report rep = { 0, 0 };
+		int st = 0;
+
+		close(fds[0]);
+		rep.error = proc_run(daemon, 10000, &st);
+		/* --settle waits for the events it triggered: one exec less than udevadm settle */
+		if (rep.error == 0 && st == 0)
+			rep.error = proc_run(trig_dev, 40000, &st);
+		if (rep.error == 0)
+			rep.error = st;
+		rep.settled_ms = boottime_ms();
+		if (write(fds[1], &rep, sizeof(rep)) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	udev.fd = fds[0];
+}
+
+static void udev_wait(void)
+{
+	struct udev_report rep;
+	ssize_t n;
+
+	if (udev.fd < 0)
+		return;
+	do
+		n = read(udev.fd, &rep, sizeof(rep));
+	while (n < 0 && errno == EINTR);
+	close(udev.fd);
+	udev.fd = -1;
+	if (n != sizeof(rep) || rep.error != 0) {
+		record_error("udev start failed (%s), going on without it",
+			     n != sizeof(rep) ? "no report"
+			     : rep.error < 0  ? strerror(-rep.error)
+					      : "a step exited non-zero");
 		g.udev = json_pack("{s:b, s:s}", "used", false, "error", "start failed");
 		return;
 	}
 	g.udev = json_pack("{s:b}", "used", true);
-	mark("udev_settled");
+	mark_at("udev_settled", rep.settled_ms);
 }
 
-/* Without udev, make the /dev/disk/by-id names udev would have made. */
+/* Make the /dev/disk/by-id names udev makes (it replaces them with the same). */
 static void make_by_id_links(void)
 {
 	fileio_mkdir_p("/dev/disk/by-id");
@@ -535,7 +659,11 @@ static json_t *timeline_json(void)
 	return a;
 }
 
-static void write_documents(const char *fatal)
+/*
+ * caps.json to the results disk, and with frame to the console too: once,
+ * at the end (11 KB through the serial port cost ~70 ms under TCG).
+ */
+static void write_documents(const char *fatal, bool frame)
 {
 	json_t *doc = g.have_inv ? g.inv.doc : NULL;
 	_cleanup_free_ char *text = NULL;
@@ -565,6 +693,8 @@ static void write_documents(const char *fatal)
 					strerror(-r));
 		}
 	}
+	if (!frame)
+		return;
 	text = json_dumps(doc, JSON_INDENT(2));
 	if (text)
 		frame_write(g.console >= 0 ? g.console : STDOUT_FILENO, "caps.json", text,
@@ -584,7 +714,7 @@ static _noreturn_ void pid1_finish(const char *fatal)
 	struct timespec ts = { 0, 200 * 1000000 };
 
 	mark("shutdown");
-	write_documents(fatal);
+	write_documents(fatal, true);
 	/* stop what we started (udevd and anything it forked) */
 	kill(-1, SIGTERM);
 	nanosleep(&ts, NULL);
@@ -663,8 +793,10 @@ _noreturn_ void pid1_main(void)
 		/* the initramfs stage's times, when it handed over to us */
 		const char *stage1 = getenv(SWITCHROOT_ENV);
 		long start, sw;
+		int end = 0;
 
-		if (stage1 && sscanf(stage1, "%ld,%ld", &start, &sw) == 2) {
+		if (stage1 && sscanf(stage1, "%ld,%ld,%n", &start, &sw, &end) == 2 && end > 0) {
+			snprintf(stage1_drivers, sizeof(stage1_drivers), "%s", stage1 + end);
 			mark_at("initramfs_start", start);
 			mark_at("switch_root", sw);
 		}
@@ -697,13 +829,15 @@ _noreturn_ void pid1_main(void)
 		pid1_fatal("stopped by %s during early boot", g.stop_reason);
 
 	uname(&u);
-	load_driver_modules(u.release);
+	open_modules(u.release);
 	if (g.cfg.root && switchroot_on_initramfs(""))
 		switch_root(g.timeline[0].ms);
+	udev_start();
+	if (g.mods)
+		load_driver_modules();
 	start_other_modules(cmdline);
 	wait_devices_settled();
 	mark("drivers_ready");
-	run_udev();
 
 	r = inventory_build(g.mods, &g.cfg, NULL, &g.inv);
 	if (r < 0) {
@@ -711,8 +845,8 @@ _noreturn_ void pid1_main(void)
 		pid1_fatal("inventory failed: %s", strerror(-r));
 	}
 	g.have_inv = true;
-	if (!g.udev || !json_is_true(json_object_get(g.udev, "used")))
-		make_by_id_links();
+	/* the names udev makes too, so that roles given by id resolve before it settles */
+	make_by_id_links();
 	mark("inventory_done");
 	wait_other_modules();
 	mark("modules_loaded");
@@ -720,6 +854,7 @@ _noreturn_ void pid1_main(void)
 	if (poll_signals())
 		pid1_fatal("stopped by %s while loading modules", g.stop_reason);
 	mount_results();
+	udev_wait();
 	mark("devices_ready");
 
 	if (g.cfg_error[0])
@@ -734,7 +869,7 @@ _noreturn_ void pid1_main(void)
 		pid1_fatal("stopped by %s", g.stop_reason);
 
 	/* caps.json first: whatever the run does, the inventory is on the disk */
-	write_documents(NULL);
+	write_documents(NULL, false);
 	r = session_run(&g.cfg, &g.inv, RESULTS_MNT, session_summary, sizeof(session_summary));
 	mark("run_done");
 	if (r < 0)

@@ -94,6 +94,30 @@ static void test_load_all_order(void **state)
 	modules_free(m);
 }
 
+static void test_wanted_by_devices(void **state)
+{
+	/* the captured VM: a virtio-blk PCI function, its virtio device, an ISA bridge */
+	const char *const names[] = { "virtio_pci", "virtio-blk", "nvme", "virtio_scsi" };
+	bool want[4];
+	struct modules *m = NULL;
+
+	(void)state;
+	assert_int_equal(sysroot_set(SYSROOT_DEBIAN), 0);
+	assert_int_equal(modules_new(SYSROOT_DEBIAN, "6.1.0-57-amd64", &m), 0);
+	assert_int_equal(modules_wanted_by_devices(m, names, 4, want), 2);
+	assert_true(want[0]);
+	assert_true(want[1]);
+	assert_false(want[2]);
+	assert_false(want[3]);
+	modules_free(m);
+	/* no index (everything built in): nothing to load */
+	assert_int_equal(modules_new("/nonexistent", "6.1.0", &m), 0);
+	assert_int_equal(modules_wanted_by_devices(m, names, 4, want), 0);
+	assert_false(want[0]);
+	modules_free(m);
+	sysroot_set(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -101,6 +125,7 @@ int main(void)
 		cmocka_unit_test(test_no_directory),
 		cmocka_unit_test(test_builtin_from_kconfig),
 		cmocka_unit_test(test_load_all_order),
+		cmocka_unit_test(test_wanted_by_devices),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
