@@ -4,12 +4,15 @@
  */
 #include "bundle.h"
 #include "util/fileio.h"
+#include "util/jscan.h"
 #include "util/macro.h"
 #include "util/strv.h"
 #include "version.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <string.h>
@@ -773,5 +776,292 @@ int bundle_load(const char *path, json_t **ret, char *err, size_t es)
 	}
 	sum_counts(doc);
 	*ret = json_incref(doc);
+	return 0;
+}
+
+/* ---- reading outcomes without holding the bundle ------------------------- */
+
+static const char *const known_statuses[] = { "pass", "fail", "notrun", "expunged", "timeout", "crash", "error" };
+
+static const char *status_of(const struct jscan_field *f)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(known_statuses); i++)
+		if (jscan_streq(f, known_statuses[i]))
+			return known_statuses[i];
+	return NULL;
+}
+
+static bool name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+	       c == '-' || c == '.';
+}
+
+bool bundle_test_name_ok(const char *name)
+{
+	const char *slash = strchr(name, '/');
+
+	if (!slash || slash == name || !slash[1] || streq(slash + 1, ".") || streq(slash + 1, "..") ||
+	    (slash - name == 1 && name[0] == '.') || (slash - name == 2 && startswith(name, "..")))
+		return false;
+	for (const char *p = name; *p; p++)
+		if (p != slash && !name_char(*p))
+			return false;
+	return true;
+}
+
+bool bundle_artifact_ok(const char *path)
+{
+	const char *p = path;
+
+	if (!startswith(path, "artifacts/"))
+		return false;
+	/* components of name characters, none of them "." or ".." */
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		for (size_t i = 0; i < n; i++)
+			if (!name_char(p[i]))
+				return false;
+		p += n;
+		if (*p == '/' && !*++p)
+			return false;
+	}
+	return true;
+}
+
+/* Each string of a validated array span must be a safe artifact path. */
+static bool artifacts_ok(const struct jscan_field *f, char *bad, size_t size)
+{
+	const char *p = f->start, *end = f->start + f->len;
+
+	if (f->type == JSCAN_NONE || f->type == JSCAN_NULL)
+		return true;
+	if (f->type != JSCAN_ARRAY)
+		return false;
+	while (p < end) {
+		const char *s;
+		char path[PATH_MAX];
+
+		p = memchr(p, '"', (size_t)(end - p));
+		if (!p)
+			return true;
+		s = ++p;
+		while (*p != '"')
+			p += *p == '\\' ? 2 : 1;
+		if (jscan_unescape(s, (size_t)(p - s), path, sizeof(path)) < 0 || !bundle_artifact_ok(path)) {
+			snprintf(bad, size, "%.*s", (int)(p - s), s);
+			return false;
+		}
+		p++;
+	}
+	return true;
+}
+
+struct scan_rec {
+	const char *name; /* into the journal text */
+	size_t len;
+	const char *status;
+	double duration;
+};
+
+static uint64_t fnv1a(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* Validate a journal and hand its records on, the last of a test winning. */
+static int scan_journal(const char *text, size_t len, const char *shown, const char *config,
+			const struct bundle_scan_ops *ops, void *ctx, char *err, size_t es)
+{
+	_cleanup_free_ struct scan_rec *v = NULL;
+	_cleanup_free_ uint32_t *seen = NULL;
+	size_t n = 0, cap = 0, pos = 0, slots;
+	unsigned lineno = 0;
+	int r = 0;
+
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos), *why = NULL;
+		struct jscan_field f[] = { { "name" }, { "status" }, { "duration" }, { "artifacts" } };
+		size_t at = 0;
+		char name[256], bad[PATH_MAX];
+
+		if (!nl)
+			break; /* torn by a crash: not a record */
+		lineno++;
+		if (jscan_object(text + pos, (size_t)(nl - text) - pos, f, ARRAY_SIZE(f), &at, &why) < 0) {
+			snprintf(err, es, "%s:%u: column %zu: %s", shown, lineno, at + 1, why);
+			return -EBADMSG;
+		}
+		if (f[0].type != JSCAN_STRING || jscan_unescape(f[0].start, f[0].len, name, sizeof(name)) < 0 ||
+		    !bundle_test_name_ok(name)) {
+			snprintf(err, es, "%s:%u: key 'name': not a test name like 'generic/001'", shown, lineno);
+			return -EBADMSG;
+		}
+		if (!status_of(&f[1])) {
+			snprintf(err, es, "%s:%u: key 'status': not one of pass, fail, notrun, expunged, timeout, crash, error",
+				 shown, lineno);
+			return -EBADMSG;
+		}
+		if (f[2].type != JSCAN_NUMBER && f[2].type != JSCAN_NONE) {
+			snprintf(err, es, "%s:%u: key 'duration': not a number", shown, lineno);
+			return -EBADMSG;
+		}
+		if (!artifacts_ok(&f[3], bad, sizeof(bad))) {
+			snprintf(err, es, "%s:%u: key 'artifacts': '%s' is not a path under artifacts/", shown, lineno, bad);
+			return -EBADMSG;
+		}
+		if (n == cap) {
+			struct scan_rec *nv = realloc(v, (cap = cap ? cap * 2 : 256) * sizeof(*v));
+
+			if (!nv)
+				return -ENOMEM;
+			v = nv;
+		}
+		v[n++] = (struct scan_rec){ f[0].start, f[0].len, status_of(&f[1]),
+					    f[2].type == JSCAN_NUMBER ? jscan_number(f[2].start, f[2].len) : 0 };
+		pos = (size_t)(nl - text) + 1;
+	}
+	/* newest first; a name already seen was superseded */
+	for (slots = 16; slots < 2 * n; slots *= 2)
+		;
+	seen = calloc(slots, sizeof(*seen));
+	if (!seen)
+		return -ENOMEM;
+	for (size_t i = n; i-- > 0 && r >= 0;) {
+		size_t h = (size_t)fnv1a(v[i].name, v[i].len) & (slots - 1);
+		bool dup = false;
+		char name[256];
+
+		for (; seen[h]; h = (h + 1) & (slots - 1)) {
+			const struct scan_rec *o = &v[seen[h] - 1];
+
+			if (o->len == v[i].len && memcmp(o->name, v[i].name, o->len) == 0) {
+				dup = true;
+				break;
+			}
+		}
+		if (dup)
+			continue;
+		seen[h] = (uint32_t)i + 1;
+		jscan_unescape(v[i].name, v[i].len, name, sizeof(name));
+		r = ops->outcome(ctx, &(struct bundle_outcome){ config, name, v[i].status, 1, v[i].duration,
+								 v[i].duration });
+	}
+	return r;
+}
+
+/* A soak's aggregate: config -> test -> {statuses, duration_total, duration_max}. */
+static int scan_aggregate(json_t *agg, const char *file, const struct bundle_scan_ops *ops, void *ctx, char *err,
+			  size_t es)
+{
+	const char *cname, *tname, *sname;
+	json_t *tests, *a, *v;
+	int r;
+
+	if (agg && !json_is_object(agg)) {
+		snprintf(err, es, "%s: key 'aggregate': not an object", file);
+		return -EBADMSG;
+	}
+	json_object_foreach(agg, cname, tests)
+		json_object_foreach(tests, tname, a)
+	{
+		double total = json_number_value(json_object_get(a, "duration_total"));
+		double max = json_number_value(json_object_get(a, "duration_max"));
+		char slug[128];
+
+		if (config_slug(cname, slug, sizeof(slug)) < 0 || !bundle_test_name_ok(tname)) {
+			snprintf(err, es, "%s: key 'aggregate.%s.%s': not a config and a test name", file, cname, tname);
+			return -EBADMSG;
+		}
+		json_object_foreach(json_object_get(a, "statuses"), sname, v)
+		{
+			struct jscan_field sf = { "status", JSCAN_STRING, sname, strlen(sname) };
+			const char *st = status_of(&sf);
+
+			if (!st || !json_is_integer(v) || json_integer_value(v) < 0) {
+				snprintf(err, es, "%s: key 'aggregate.%s.%s.statuses.%s': not a status count", file, cname,
+					 tname, sname);
+				return -EBADMSG;
+			}
+			/* durations go with the first status; totals stay right */
+			r = ops->outcome(ctx, &(struct bundle_outcome){ cname, tname, st,
+									 (unsigned)json_integer_value(v), total, max });
+			if (r < 0)
+				return r;
+			total = 0;
+		}
+	}
+	return 0;
+}
+
+int bundle_scan(const char *path, const struct bundle_scan_ops *ops, void *ctx, char *err, size_t es)
+{
+	char file[PATH_MAX], buf[PATH_MAX], dir[PATH_MAX];
+	struct stat st;
+	json_error_t jerr;
+	json_auto_t *doc = NULL;
+	json_t *c, *it;
+	size_t i, k;
+	int r;
+
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		r = snprintf(file, sizeof(file), "%s/bundle.json", path);
+	else
+		r = snprintf(file, sizeof(file), "%s", path);
+	if (r >= (int)sizeof(file))
+		return -ENAMETOOLONG;
+	snprintf(buf, sizeof(buf), "%s", file);
+	snprintf(dir, sizeof(dir), "%s", dirname(buf));
+	doc = json_load_file(file, 0, &jerr);
+	if (!doc) {
+		snprintf(err, es, "%s: line %d: %s", file, jerr.line, jerr.text);
+		return -EBADMSG;
+	}
+	{
+		char why[256];
+
+		r = check_doc(doc, why, sizeof(why));
+		if (r < 0) {
+			snprintf(err, es, "%s: %s", file, why);
+			return r;
+		}
+	}
+	if (ops->bundle && (r = ops->bundle(ctx, doc)) < 0)
+		return r;
+	r = scan_aggregate(json_object_get(doc, "aggregate"), file, ops, ctx, err, es);
+	if (r < 0)
+		return r;
+	json_array_foreach(json_object_get(doc, "configs"), i, c)
+		json_array_foreach(json_object_get(c, "iterations"), k, it)
+	{
+		_cleanup_free_ char *text = NULL;
+		char rel[PATH_MAX], jpath[PATH_MAX * 2], shown[PATH_MAX * 2];
+		size_t len;
+
+		/* folded and aggregated iterations are in the aggregate */
+		if (iteration_folded(it) || json_is_true(json_object_get(it, "aggregated")))
+			continue;
+		if (journal_rel(rel, sizeof(rel), config_name(c), it) < 0)
+			continue; /* check_doc vetted the name and index */
+		snprintf(jpath, sizeof(jpath), "%s/%s", dir, rel);
+		r = fileio_read_full(jpath, &text, &len);
+		if (r == -ENOENT)
+			continue;
+		if (r < 0) {
+			snprintf(err, es, "%s: %s", jpath, strerror(-r));
+			return r;
+		}
+		snprintf(shown, sizeof(shown), "%s/%s", dir, rel);
+		r = scan_journal(text, len, shown, config_name(c), ops, ctx, err, es);
+		if (r < 0)
+			return r;
+	}
 	return 0;
 }

@@ -129,3 +129,34 @@ int bundle_copy_file(const char *src, const char *dst);
  * -EBADMSG.
  */
 int bundle_load(const char *path, json_t **ret, char *err, size_t errsize);
+
+/* A test's outcome as bundle_scan() reads it: count runs with that status. */
+struct bundle_outcome {
+	const char *config, *test, *status;
+	unsigned count;
+	double duration_total, duration_max;
+};
+
+struct bundle_scan_ops {
+	/* bundle.json, checked (may be NULL); a negative return stops the scan */
+	int (*bundle)(void *ctx, json_t *doc);
+	/* each outcome; strings are valid during the call only */
+	int (*outcome)(void *ctx, const struct bundle_outcome *o);
+};
+
+/*
+ * Read a bundle's outcomes without holding it: bundle.json is checked as
+ * bundle_load() does, a soak's aggregate is read, then each journal is
+ * validated line by line (util/jscan: no JSON objects are built) and its
+ * records handed on, the last record of a test winning. Test names must be
+ * "dir/name" of [A-Za-z0-9_.-], statuses known, artifact paths under
+ * artifacts/ without "." or ".." components: a bundle that could steer a
+ * reader's paths is refused. Returns 0, a callback's negative value, -errno,
+ * or -EBADMSG with err naming file, line and key.
+ */
+int bundle_scan(const char *path, const struct bundle_scan_ops *ops, void *ctx, char *err, size_t errsize);
+
+/* Whether name is a test name a bundle may hold ("generic/001"). */
+bool bundle_test_name_ok(const char *name);
+/* Whether path is a safe artifact path ("artifacts/xfs_4k/0/generic/001.out.bad"). */
+bool bundle_artifact_ok(const char *path);
