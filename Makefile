@@ -32,8 +32,8 @@ HOST_OBJS := $(SRCS:agent/src/%.c=$(BUILD)/host/%.o)
 HOST_LIB_OBJS := $(LIB_SRCS:agent/src/%.c=$(BUILD)/host/%.o)
 
 STATIC_LIBS := $(DEPS)/lib/libmount.a $(DEPS)/lib/libblkid.a $(DEPS)/lib/libkmod.a \
-	-l:libjansson.a -l:libzstd.a -l:liblzma.a -l:libz.a
-HOST_LIBS := -lmount -lblkid -lkmod -ljansson -lz
+	-l:libjansson.a -l:libzstd.a -l:liblzma.a -l:libz.a -lm
+HOST_LIBS := -lmount -lblkid -lkmod -ljansson -lz -lm
 SAN_FLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer)
 
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
@@ -126,6 +126,7 @@ bench: $(BUILD)/fsagent $(BUILD)/host/fsagent | $(BUILD)/.packages-test
 	$(Q)tests/bench/run-overhead
 	$(Q)tests/bench/run-memory
 	$(Q)tests/bench/image
+	$(Q)tests/bench/compare
 
 clean:
 	rm -rf $(BUILD)/agent $(BUILD)/host $(BUILD)/fsagent $(BUILD)/fsagent.debug $(BUILD)/vm

@@ -10,6 +10,7 @@
 #include "order.h"
 #include "plan.h"
 #include "report.h"
+#include "compare.h"
 #include "run.h"
 #include "runner.h"
 #include "util/strv.h"
@@ -420,6 +421,142 @@ static int cmd_aggregate(int argc, char **argv)
 	return 0;
 }
 
+static int write_output(const char *path, json_t *res, void (*fn)(json_t *, FILE *))
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+	int bad;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	f = fopen(tmp, "we");
+	if (!f) {
+		log_err("open '%s' failed: %s", tmp, strerror(errno));
+		return -errno;
+	}
+	fn(res, f);
+	bad = ferror(f) | (fflush(f) != 0) | (fsync(fileno(f)) != 0);
+	if (fclose(f) != 0 || bad || rename(tmp, path) < 0) {
+		log_err("write '%s' failed: %s", path, strerror(errno));
+		unlink(tmp);
+		return -EIO;
+	}
+	return 0;
+}
+
+static void dump_json(json_t *res, FILE *f)
+{
+	json_dumpf(res, f, JSON_INDENT(1));
+	fputc('\n', f);
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "candidate", required_argument, NULL, 'c' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "html", required_argument, NULL, 'H' },
+		{ "rerun-plan", required_argument, NULL, 'p' },
+		{ "rerun-runs", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	const char *json_out = NULL, *html_out = NULL, *plan_out = NULL;
+	struct compare *cmp = NULL;
+	json_auto_t *res = NULL;
+	double alpha = 0.05;
+	unsigned long long rerun = 20;
+	bool have[2] = { false, false };
+	char err[1024] = "";
+	int c, r;
+
+	if (compare_new(&cmp) < 0)
+		return 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+		case 'c': {
+			enum compare_side side = c == 'b' ? SIDE_BASELINE : SIDE_CANDIDATE;
+
+			err[0] = '\0';
+			r = compare_add(cmp, side, optarg, err, sizeof(err));
+			if (r < 0) {
+				log_err("%s: %s", c == 'b' ? "--baseline" : "--candidate", err);
+				compare_free(cmp);
+				return 1;
+			}
+			have[side] = true;
+			break;
+		}
+		case 'a': {
+			char *end;
+
+			alpha = strtod(optarg, &end);
+			if (*end || !(alpha > 0 && alpha < 1)) {
+				log_err("--alpha: '%s' is not a number between 0 and 1", optarg);
+				compare_free(cmp);
+				return 2;
+			}
+			break;
+		}
+		case 'j': json_out = optarg; break;
+		case 'H': html_out = optarg; break;
+		case 'p': plan_out = optarg; break;
+		case 'n':
+			if (fileio_parse_u64(optarg, &rerun) < 0 || rerun < 1 || rerun > 100000) {
+				log_err("--rerun-runs: '%s' is not a number from 1 to 100000", optarg);
+				compare_free(cmp);
+				return 2;
+			}
+			break;
+		case 'h':
+			printf("usage: fsagent compare --baseline DIR... --candidate DIR... [--alpha P]\n"
+			       "                       [--json FILE] [--html FILE] [--rerun-plan FILE [--rerun-runs N]]\n"
+			       "Which failures did the candidate cause? DIR: a bundle, or a directory holding\n"
+			       "bundles (searched 4 levels down); each option may be given again. Per config\n"
+			       "and test: runs, failures and failure rate on both sides, and a class:\n"
+			       "regression, fixed (one-sided Fisher exact test, Holm-corrected, below alpha,\n"
+			       "default 0.05), failing (every run on both sides), flaky, not-comparable (not\n"
+			       "run on one side, or too few runs to reach alpha), pass. The text goes to\n"
+			       "stdout; --json and --html write the result and a self-contained page;\n"
+			       "--rerun-plan writes a plan of the candidate's failures and flakes to run on the\n"
+			       "baseline N times (default 20; fsagent-qemu --plan FILE).\n"
+			       "Exit status: 0 no regression, 1 regressions (or an error), 2 bad usage.\n");
+			compare_free(cmp);
+			return 0;
+		default:
+			compare_free(cmp);
+			return 2;
+		}
+	}
+	if (optind != argc || !have[SIDE_BASELINE] || !have[SIDE_CANDIDATE]) {
+		log_err("usage: fsagent compare --baseline DIR... --candidate DIR... (see --help)");
+		compare_free(cmp);
+		return 2;
+	}
+	res = compare_result(cmp, alpha);
+	compare_free(cmp);
+	if (!res)
+		return 1;
+	compare_text(res, stdout);
+	if (json_out && write_output(json_out, res, dump_json) < 0)
+		return 1;
+	if (html_out && write_output(html_out, res, compare_html) < 0)
+		return 1;
+	if (plan_out) {
+		r = compare_rerun_plan(res, plan_out, (unsigned)rerun, err, sizeof(err));
+		if (r < 0) {
+			log_err("%s", err);
+			return 1;
+		}
+		printf("\nrerun plan: %s (%d tests x %llu runs on the baseline)\n", r ? plan_out : "none needed", r,
+		       rerun);
+	}
+	return json_integer_value(json_object_get(json_object_get(res, "counts"), "regression")) ? 1 : 0;
+}
+
 static int cmd_version(int argc _unused_, char **argv _unused_)
 {
 	printf("fsagent %s\n", FSAGENT_VERSION);
@@ -433,6 +570,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "summarise a bundle; --junit FILE exports JUnit XML" },
 	{ "plan", cmd_plan, "check a run plan file and print it resolved" },
 	{ "aggregate", cmd_aggregate, "add bundles to per-test counts and durations (soaks)" },
+	{ "compare", cmd_compare, "baseline bundles against candidate ones: regressions, flakes, rerun plan" },
 	{ "unframe", cmd_unframe, "cut a framed document out of a console log" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show this help" },

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Baseline against candidate: which failures did the candidate (a
+ * backports branch, a new -rc) cause? Bundles of each side are read
+ * streaming (bundle_scan), counted per config and test, and each test is
+ * classified:
+ *
+ *   regression      fails more on the candidate than on the baseline, with
+ *                   Fisher's exact test (one-sided) significant at alpha
+ *                   after Holm's correction over the tests that failed on
+ *                   the candidate;
+ *   fixed           the same the other way round;
+ *   failing         failed every run on both sides;
+ *   flaky           failures on either side, no significant difference;
+ *   not-comparable  not run on one side, or too few runs for any result to
+ *                   reach alpha (1 / C(n+m, n) >= alpha);
+ *   pass            no failures on either side.
+ *
+ * A run is a pass or a failure (fail, timeout, crash, error); notrun and
+ * expunged are counted apart and are not runs.
+ */
+#pragma once
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#define COMPARE_SCHEMA "fsagent-compare/1"
+
+enum compare_side { SIDE_BASELINE, SIDE_CANDIDATE };
+
+struct compare;
+
+int compare_new(struct compare **ret);
+void compare_free(struct compare *c);
+
+/*
+ * Add path's bundles to a side: path is a bundle (its directory or
+ * bundle.json) or a directory searched (4 levels, symlinks not followed)
+ * for bundle directories. A bad bundle fails the whole add with err naming
+ * file, line and key. Returns 0, -errno, -ENOENT (no bundle found) or
+ * -EBADMSG.
+ */
+int compare_add(struct compare *c, enum compare_side side, const char *path, char *err, size_t errsize);
+
+/* The result document (schema COMPARE_SCHEMA), tests sorted by class then name. */
+json_t *compare_result(struct compare *c, double alpha);
+
+/* One-sided Fisher exact test: P(X >= a) for the 2x2 table [[a, b], [c, d]]. */
+double compare_fisher_greater(unsigned a, unsigned b, unsigned c, unsigned d);
+
+void compare_text(json_t *result, FILE *out);
+/* One self-contained HTML page (inline CSS and SVG, no scripts, no links out). */
+void compare_html(json_t *result, FILE *out);
+
+/*
+ * The rerun plan: the candidate's failures and flakes (every test that
+ * failed on the candidate and is not "failing" on both), to be run on the
+ * baseline iterations times: plan file path (the launcher's --plan, or a
+ * results disk's plan.conf) and, when the tests differ between configs, an
+ * expunge file next to it keeping each config to its own suspects. Written
+ * by temp file and rename. Returns the number of tests (0: no plan
+ * written) or -errno.
+ */
+int compare_rerun_plan(json_t *result, const char *path, unsigned iterations, char *err, size_t errsize);
