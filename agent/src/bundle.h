@@ -160,3 +160,11 @@ int bundle_scan(const char *path, const struct bundle_scan_ops *ops, void *ctx, 
 bool bundle_test_name_ok(const char *name);
 /* Whether path is a safe artifact path ("artifacts/xfs_4k/0/generic/001.out.bad"). */
 bool bundle_artifact_ok(const char *path);
+
+/*
+ * The bundles path names, sorted: path itself when it is a bundle (its
+ * directory or bundle.json), else the bundle directories found under it
+ * (4 levels down, symlinks not followed). Returns 0 (*ret a strv the caller
+ * frees), -errno or -ENOENT (none found) with err saying so.
+ */
+int bundle_find_all(const char *path, char ***ret, char *err, size_t errsize);

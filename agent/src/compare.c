@@ -10,13 +10,11 @@
 #include "util/macro.h"
 #include "util/strv.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 enum { ST_PASS, ST_FAIL, ST_TIMEOUT, ST_CRASH, ST_ERROR, ST_NOTRUN, ST_EXPUNGED, ST_MAX };
 static const char *const st_names[ST_MAX] = { "pass", "fail", "timeout", "crash", "error", "notrun", "expunged" };
@@ -171,67 +169,14 @@ static int on_bundle(void *ctx, json_t *doc)
 	return 0;
 }
 
-/* Bundle directories under dir, depth levels down, symlinks not followed. */
-static int find_bundles(const char *dir, int depth, char ***list)
-{
-	char path[PATH_MAX];
-	struct stat st;
-	DIR *d;
-	struct dirent *de;
-	int r = 0;
-
-	if (snprintf(path, sizeof(path), "%s/bundle.json", dir) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	if (stat(path, &st) == 0)
-		return strv_push(list, dir);
-	if (depth == 0)
-		return 0;
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while (r >= 0 && (de = readdir(d))) {
-		if (de->d_name[0] == '.' ||
-		    snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
-			continue;
-		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			r = find_bundles(path, depth - 1, list);
-	}
-	closedir(d);
-	return r;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int compare_add(struct compare *c, enum compare_side side, const char *path, char *err, size_t es)
 {
 	static const struct bundle_scan_ops ops = { on_bundle, on_outcome };
-	struct stat st;
-	char **list = strv_split("", ",");
-	int r;
+	char **list = NULL;
+	int r = bundle_find_all(path, &list, err, es);
 
-	if (!list)
-		return -ENOMEM;
-	if (stat(path, &st) < 0) {
-		r = -errno;
-		snprintf(err, es, "%s: %s", path, strerror(errno));
-		strv_free(list);
+	if (r < 0)
 		return r;
-	}
-	r = S_ISDIR(st.st_mode) ? find_bundles(path, 4, &list) : strv_push(&list, path);
-	if (r < 0) {
-		snprintf(err, es, "%s: %s", path, strerror(-r));
-		strv_free(list);
-		return r;
-	}
-	if (!list[0]) {
-		snprintf(err, es, "%s: no bundle (a directory with bundle.json) found", path);
-		strv_free(list);
-		return -ENOENT;
-	}
-	qsort(list, strv_length(list), sizeof(*list), cmp_str);
 	c->cur = side;
 	for (char **p = list; *p; p++) {
 		r = bundle_scan(*p, &ops, c, err, es);

@@ -220,30 +220,27 @@ static bool kernel_holds(const struct expunge_rule *r, const struct kver *k)
 	return true;
 }
 
+bool expunge_rule_matches(const struct expunge_rule *r, const char *test, const struct expunge_ctx *ctx)
+{
+	if (fnmatch(r->pattern, test, FNM_PATHNAME) != 0 || !kernel_holds(r, &ctx->kernel))
+		return false;
+	if ((r->fs && !in_set(r->fs, ctx->fs, false)) || (r->configs && !in_set(r->configs, ctx->config, true)) ||
+	    (r->arch && !in_set(r->arch, ctx->arch, false)))
+		return false;
+	for (size_t k = 0; r->caps && r->caps[k]; k++)
+		if (!strv_contains(ctx->caps, r->caps[k]))
+			return false;
+	for (size_t k = 0; r->not_caps && r->not_caps[k]; k++)
+		if (strv_contains(ctx->caps, r->not_caps[k]))
+			return false;
+	return true;
+}
+
 const struct expunge_rule *expunge_match(const struct expunge_list *l, const char *test,
 					 const struct expunge_ctx *ctx)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		const struct expunge_rule *r = &l->v[i];
-
-		if (fnmatch(r->pattern, test, FNM_PATHNAME) != 0)
-			continue;
-		if (!kernel_holds(r, &ctx->kernel))
-			continue;
-		if (r->fs && !in_set(r->fs, ctx->fs, false))
-			continue;
-		if (r->configs && !in_set(r->configs, ctx->config, true))
-			continue;
-		if (r->arch && !in_set(r->arch, ctx->arch, false))
-			continue;
-		bool caps_ok = true;
-
-		for (size_t k = 0; r->caps && r->caps[k]; k++)
-			caps_ok &= strv_contains(ctx->caps, r->caps[k]);
-		for (size_t k = 0; r->not_caps && r->not_caps[k]; k++)
-			caps_ok &= !strv_contains(ctx->caps, r->not_caps[k]);
-		if (caps_ok)
-			return r;
-	}
+	for (size_t i = 0; i < l->n; i++)
+		if (expunge_rule_matches(&l->v[i], test, ctx))
+			return &l->v[i];
 	return NULL;
 }
