@@ -12,6 +12,8 @@
 #include "report.h"
 #include "compare.h"
 #include "upkeep.h"
+#include "shard.h"
+#include "merge.h"
 #include "run.h"
 #include "runner.h"
 #include "util/strv.h"
@@ -159,6 +161,7 @@ static int cmd_run(int argc, char **argv)
 	char **sets = NULL, idbuf[64], err[512] = "", rbase[PATH_MAX];
 	_cleanup_free_ char *planbuf = NULL, *plandir = NULL, *abs_hostopt = NULL, *abs_fstests = NULL;
 	struct expunge_list expunges = { 0 };
+	json_t *durations = NULL;
 	struct inventory inv = { 0 };
 	struct bundle b = { 0 };
 	struct plan plan;
@@ -237,7 +240,8 @@ static int cmd_run(int argc, char **argv)
 		plan.seed = order_new_seed();
 		plan.seed_set = true;
 	}
-	if (expunge_load_files(&expunges, plandir, plan.expunge_files, err, sizeof(err)) < 0) {
+	if (expunge_load_files(&expunges, plandir, plan.expunge_files, err, sizeof(err)) < 0 ||
+	    shard_plan_durations(&plan, plandir, &durations, err, sizeof(err)) < 0) {
 		log_err("%s", err);
 		goto out;
 	}
@@ -260,7 +264,7 @@ static int cmd_run(int argc, char **argv)
 		_cleanup_free_ char *fstype = strndup(config, strcspn(config, "/"));
 		char **caps = inventory_cap_names(&inv);
 		struct run_opts ro = { .fstests = abs_fstests, .results = results, .kmsg = kmsg, .plan = &plan,
-				       .expunges = &expunges, .configs = &rc, .n_configs = 1 };
+				       .expunges = &expunges, .durations = durations, .configs = &rc, .n_configs = 1 };
 
 		snprintf(rbase, sizeof(rbase), "%s/results", abs_fstests);
 		rc = (struct run_config){ config, fstype, abs_hostopt, section, rbase };
@@ -278,6 +282,7 @@ out:
 	bundle_release(&b);
 	inventory_release(&inv);
 	expunge_list_release(&expunges);
+	json_decref(durations);
 	plan_release(&plan);
 	strv_free(sets);
 	return status;
@@ -658,6 +663,91 @@ usage:
 	return 2;
 }
 
+static int cmd_durations(int argc, char **argv)
+{
+	json_auto_t *d = NULL;
+	const char *out = NULL;
+	char err[1024] = "";
+	char *text;
+	int r;
+
+	if (argc >= 2 && (streq(argv[1], "-h") || streq(argv[1], "--help"))) {
+		printf("usage: fsagent durations BUNDLES... [--out FILE]\n"
+		       "The mean duration of each config and test over the runs in the bundles (or\n"
+		       "directories holding them), as a durations file for shards (plan key\n"
+		       "'durations', fsagent-qemu --durations).\n");
+		return 0;
+	}
+	if (argc >= 3 && streq(argv[argc - 2], "--out")) {
+		out = argv[argc - 1];
+		argc -= 2;
+	}
+	if (argc < 2) {
+		log_err("usage: fsagent durations BUNDLES... [--out FILE]");
+		return 2;
+	}
+	argv[argc] = NULL;
+	if (shard_durations_from_bundles(argv + 1, &d, err, sizeof(err)) < 0) {
+		log_err("%s", err);
+		return 1;
+	}
+	text = json_dumps(d, JSON_INDENT(1));
+	if (!text)
+		return 1;
+	if (out) {
+		r = fileio_write_atomic(out, text, strlen(text));
+		if (r < 0)
+			log_err("write '%s' failed: %s", out, strerror(-r));
+	} else {
+		r = puts(text) < 0 ? -EIO : 0;
+	}
+	free(text);
+	return r < 0 ? 1 : 0;
+}
+
+static int cmd_merge(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "into", required_argument, NULL, 'i' },
+		{ "run-id", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	const char *into = NULL, *run_id = NULL;
+	char err[1024] = "", idbuf[64];
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i': into = optarg; break;
+		case 'r': run_id = optarg; break;
+		case 'h':
+			printf("usage: fsagent merge --into DIR [--run-id ID] BUNDLE...\n"
+			       "Join the bundles of a sharded run (plan key 'shard', fsagent-qemu --shards)\n"
+			       "into one bundle in DIR (new or empty): every shard once, each config's\n"
+			       "iterations with the shards' orders and records joined, counts taken again,\n"
+			       "artifacts copied. Prints the bundle's bundle.json path.\n");
+			return 0;
+		default: return 2;
+		}
+	}
+	if (!into || optind >= argc) {
+		log_err("usage: fsagent merge --into DIR [--run-id ID] BUNDLE...");
+		return 2;
+	}
+	if (!run_id) {
+		run_new_id(idbuf, sizeof(idbuf));
+		run_id = idbuf;
+	}
+	argv[argc] = NULL;
+	if (merge_bundles(argv + optind, into, run_id, err, sizeof(err)) < 0) {
+		log_err("%s", err);
+		return 1;
+	}
+	printf("%s/bundle.json\n", into);
+	return 0;
+}
+
 static int cmd_version(int argc _unused_, char **argv _unused_)
 {
 	printf("fsagent %s\n", FSAGENT_VERSION);
@@ -671,6 +761,8 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "summarise a bundle; --junit FILE exports JUnit XML" },
 	{ "plan", cmd_plan, "check a run plan file and print it resolved" },
 	{ "aggregate", cmd_aggregate, "add bundles to per-test counts and durations (soaks)" },
+	{ "durations", cmd_durations, "mean test durations from bundles, for balancing shards" },
+	{ "merge", cmd_merge, "join the bundles of a sharded run into one" },
 	{ "upkeep", cmd_upkeep, "suggest an expunge file from bundles; list rules that can go" },
 	{ "compare", cmd_compare, "baseline bundles against candidate ones: regressions, flakes, rerun plan" },
 	{ "unframe", cmd_unframe, "cut a framed document out of a console log" },

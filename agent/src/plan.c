@@ -18,7 +18,7 @@
 #include <time.h>
 
 enum key_type { K_LIST_TESTS, K_LIST_GROUPS, K_LIST_CONFIGS, K_LIST_FILES, K_ORDER, K_SEED, K_UINT,
-		K_DURATION, K_TIME, K_STRING };
+		K_DURATION, K_TIME, K_STRING, K_SHARD };
 
 static const struct plan_key {
 	const char *name;
@@ -42,6 +42,8 @@ static const struct plan_key {
 	{ "soak.duration", K_DURATION, offsetof(struct plan, soak_duration), 0, 0 },
 	{ "soak.deadline", K_TIME, offsetof(struct plan, soak_deadline), 0, 0 },
 	{ "soak.stop_file", K_STRING, offsetof(struct plan, soak_stop_file), 0, 0 },
+	{ "shard", K_SHARD, 0, 0, 0 },
+	{ "durations", K_STRING, offsetof(struct plan, durations), 0, 0 },
 };
 
 int plan_init(struct plan *p)
@@ -77,6 +79,7 @@ void plan_release(struct plan *p)
 	free(p->mkfs_options);
 	free(p->mount_options);
 	free(p->soak_stop_file);
+	free(p->durations);
 	json_decref(p->origins);
 	memset(p, 0, sizeof(*p));
 }
@@ -352,8 +355,18 @@ int plan_set(struct plan *p, const char *source, unsigned line, const char *key,
 			if (parse_time(value, (long long *)field) < 0)
 				fail("'%s' is not a UTC time (2026-12-10T00:00:00Z or @epoch)", value);
 			break;
+		case K_SHARD: {
+			unsigned sk, sn;
+			char end;
+
+			if (sscanf(value, "%u/%u%c", &sk, &sn, &end) != 2 || sn < 1 || sn > 1024 || sk < 1 || sk > sn)
+				fail("'%s' is not K/N with 1 <= K <= N <= 1024", value);
+			p->shard = sk;
+			p->shards = sn;
+			break;
+		}
 		case K_STRING:
-			if (streq(key, "soak.stop_file") &&
+			if ((streq(key, "soak.stop_file") || streq(key, "durations")) &&
 			    (!*value || value[0] == '/' || strstr(value, "..")))
 				fail("'%s' must be a relative path on the results disk", value);
 			r = set_string((char **)field, value);
@@ -436,6 +449,10 @@ json_t *plan_to_json(const struct plan *p)
 			    json_pack("{s:I, s:I, s:s?}", "duration", (json_int_t)p->soak_duration,
 				      "deadline", (json_int_t)p->soak_deadline, "stop_file",
 				      p->soak_stop_file));
+	if (p->shards > 1)
+		json_object_set_new(j, "shard", json_pack("{s:i, s:i}", "index", (int)p->shard, "count", (int)p->shards));
+	if (p->durations)
+		json_object_set_new(j, "durations", json_string(p->durations));
 	json_object_set(j, "origins", p->origins);
 	return j;
 }

@@ -44,6 +44,8 @@ struct plan {
 	unsigned long soak_duration; /* seconds, 0 = no soak */
 	long long soak_deadline;     /* epoch seconds, 0 = none */
 	char *soak_stop_file;	     /* on the results disk */
+	unsigned shard, shards;	     /* this VM runs shard K (1-based) of N; N <= 1 unsharded */
+	char *durations;	     /* fsagent durations' file on the results disk, for shards */
 	json_t *origins;	     /* key -> "source[:line]" */
 };
 

@@ -3,6 +3,7 @@
  * Plan execution over configs and iterations (see run.h).
  */
 #include "run.h"
+#include "shard.h"
 #include "order.h"
 #include "runner.h"
 #include "select.h"
@@ -201,7 +202,7 @@ static int run_one_config(struct run_ctx *c, const struct config_sel *cs, char *
 				return -EIO;
 			}
 			for (size_t i = 0; i < sel->n; i++)
-				if (sel->v[i].state != SEL_RUN) {
+				if (sel->v[i].state == SEL_EXPUNGED || sel->v[i].state == SEL_UNKNOWN) {
 					bundle_record_skipped(c->b, c->config, c->iteration, sel->v[i].name,
 							      sel->v[i].state == SEL_EXPUNGED ? "expunged" : "error",
 							      sel->v[i].reason, sel->v[i].source);
@@ -257,6 +258,68 @@ static long long started_at(struct bundle *b)
 	return (long long)timegm(&tm);
 }
 
+/*
+ * Keep this VM's shard of every config's tests (shard.h); the others'
+ * become SEL_ELSEWHERE, and so do expunged and unknown tests outside the
+ * first shard, so that merged shards record them once.
+ */
+static int keep_shard(const struct run_opts *o, struct config_sel *cs, struct bundle *b)
+{
+	const unsigned mine = o->plan->shard - 1, shards = o->plan->shards;
+	struct shard_item *items;
+	unsigned *where;
+	double *loads;
+	size_t n = 0, k = 0, kept = 0;
+	json_t *lj;
+
+	for (size_t i = 0; i < o->n_configs; i++)
+		n += cs[i].r >= 0 ? cs[i].n_run : 0;
+	items = calloc(n ? n : 1, sizeof(*items));
+	where = calloc(n ? n : 1, sizeof(*where));
+	loads = calloc(shards, sizeof(*loads));
+	if (!items || !where || !loads) {
+		free(items);
+		free(where);
+		free(loads);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < o->n_configs; i++)
+		for (size_t t = 0; cs[i].r >= 0 && t < cs[i].sel.n; t++)
+			if (cs[i].sel.v[t].state == SEL_RUN)
+				items[k++] = (struct shard_item){ o->configs[i].name, cs[i].sel.v[t].name, 0 };
+	shard_fill_durations(items, n, o->durations);
+	if (shard_assign(items, n, shards, where, loads) < 0) {
+		free(items);
+		free(where);
+		free(loads);
+		return -ENOMEM;
+	}
+	k = 0;
+	for (size_t i = 0; i < o->n_configs; i++) {
+		cs[i].n_run = 0;
+		for (size_t t = 0; cs[i].r >= 0 && t < cs[i].sel.n; t++) {
+			struct selected_test *st = &cs[i].sel.v[t];
+
+			if (st->state == SEL_RUN && where[k++] != mine)
+				st->state = SEL_ELSEWHERE;
+			else if (st->state != SEL_RUN && mine != 0)
+				st->state = SEL_ELSEWHERE;
+			cs[i].n_run += st->state == SEL_RUN;
+		}
+		kept += cs[i].n_run;
+	}
+	lj = json_array();
+	for (unsigned s = 0; s < shards; s++)
+		json_array_append_new(lj, json_real(loads[s]));
+	bundle_set(b, "shard", json_pack("{s:i, s:i, s:i, s:f, s:o}", "index", (int)o->plan->shard, "count", (int)shards,
+					 "tests", (int)kept, "estimated_seconds", loads[mine], "estimated_loads", lj));
+	log_info("shard %u of %u: %zu of %zu tests, about %.0f s", o->plan->shard, shards, kept, n, loads[mine]);
+	free(items);
+	free(where);
+	free(loads);
+	return 0;
+}
+
 int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 {
 	struct run_ctx c = { .o = o, .b = b };
@@ -269,6 +332,12 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 		return -ENOMEM;
 	for (size_t i = 0; i < o->n_configs; i++)
 		select_config(o, &o->configs[i], &cs[i]);
+	if (o->plan->shards > 1 && (r = keep_shard(o, cs, b)) < 0) {
+		for (size_t i = 0; i < o->n_configs; i++)
+			selection_release(&cs[i].sel);
+		free(cs);
+		return r;
+	}
 	c.base = resume_base(b, o->plan->iterations);
 	c.soak_t0 = started_at(b);
 	for (;;) {

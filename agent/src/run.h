@@ -27,6 +27,7 @@ struct run_opts {
 	bool sysrq;
 	const struct plan *plan;
 	const struct expunge_list *expunges;
+	json_t *durations; /* fsagent durations' document for shards, or NULL */
 	struct expunge_ctx ctx; /* config and fs are set per config */
 	const struct run_config *configs;
 	size_t n_configs;

@@ -29,7 +29,8 @@ int select_parse_group_list(const char *dir, const char *file, const char *buf, 
 			    char *err, size_t errsize);
 void group_list_release(struct group_list *g);
 
-enum selected_state { SEL_RUN, SEL_EXPUNGED, SEL_UNKNOWN };
+/* SEL_ELSEWHERE: another shard's (see shard.h); not run, not recorded here */
+enum selected_state { SEL_RUN, SEL_EXPUNGED, SEL_UNKNOWN, SEL_ELSEWHERE };
 
 struct selected_test {
 	char *name; /* dir/NNN[-name] */

@@ -3,6 +3,7 @@
  * The boot-time run session (see session.h).
  */
 #include "session.h"
+#include "shard.h"
 #include "bundle.h"
 #include "catalog.h"
 #include "expunge.h"
@@ -223,6 +224,7 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 		size_t ss)
 {
 	struct expunge_list expunges = { 0 };
+	json_t *durations = NULL;
 	struct session s = { .cfg = cfg, .inv = inv, .catalog = cfg->catalog ? cfg->catalog : SESSION_CATALOG };
 	const char *fstests = cfg->fstests ? cfg->fstests : SESSION_FSTESTS;
 	char err[512] = "", run_id[64], rbase[PATH_MAX], cur[PATH_MAX], **names = NULL, **sections = NULL;
@@ -302,6 +304,7 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 	snprintf(s.pg.dir, sizeof(s.pg.dir), "%s", b.dir);
 	/* never a run on a misread plan: record the error and stop */
 	if (pr < 0 || expunge_load_files(&expunges, results, plan.expunge_files, err, sizeof(err)) < 0 ||
+	    shard_plan_durations(&plan, results, &durations, err, sizeof(err)) < 0 ||
 	    catalog_expand(s.catalog, plan.configs, &names, err, sizeof(err)) < 0) {
 		bundle_set(&b, "error", json_string(err));
 		bundle_finish(&b, "error");
@@ -346,7 +349,7 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 	{
 		char **caps = inventory_cap_names(inv);
 		struct run_opts ro = { .fstests = fstests, .results = results, .sysrq = true, .plan = &plan, .expunges = &expunges,
-				       .configs = s.rc, .n_configs = s.n, .prepare = prepare, .data = &s };
+				       .durations = durations, .configs = s.rc, .n_configs = s.n, .prepare = prepare, .data = &s };
 
 		ro.ctx.kernel = inv->caps.version;
 		ro.ctx.arch = json_string_value(json_object_get(json_object_get(inv->doc, "machine"), "arch"));
@@ -403,6 +406,7 @@ out:
 	strv_free(names);
 	strv_free(sections);
 	expunge_list_release(&expunges);
+	json_decref(durations);
 	bundle_release(&b);
 	plan_release(&plan);
 	return r;
