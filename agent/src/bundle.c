@@ -674,12 +674,33 @@ int bundle_record_test(struct bundle *b, json_t *config, json_t *iteration, cons
 			copy_artifacts(b, config_name(config), iter, t, result_dir));
 	if (!rec)
 		return -ENOMEM;
+	if (t->has_coverage) {
+		char abs[PATH_MAX], rel[PATH_MAX];
+
+		if (bundle_coverage_dir(b, config, iteration, t->name, abs, sizeof(abs), rel, sizeof(rel)) == 0)
+			json_object_set_new(rec, "coverage",
+					    json_pack("{s:s, s:i}", "dir", rel, "files", (int)t->coverage_files));
+	}
 	if (t->runs > 1)
 		json_object_set_new(rec, "reruns",
 				    json_pack("{s:i, s:i, s:s}", "runs", (int)t->runs, "fails", (int)t->fails,
 					      "classification",
 					      t->fails == t->runs ? "consistent" : t->fails ? "flaky" : "passed"));
 	return journal_append(b, config, iteration, rec, true);
+}
+
+int bundle_coverage_dir(struct bundle *b, json_t *config, json_t *iteration, const char *test, char *abs,
+			size_t as, char *rel, size_t rs)
+{
+	char slug[128];
+
+	if (config_slug(config_name(config), slug, sizeof(slug)) < 0 || !bundle_test_name_ok(test))
+		return -EINVAL;
+	if (snprintf(rel, rs, "coverage/%s/%lld/%s", slug,
+		     (long long)json_integer_value(json_object_get(iteration, "index")), test) >= (int)rs ||
+	    snprintf(abs, as, "%s/%s", b->dir, rel) >= (int)as)
+		return -ENAMETOOLONG;
+	return 0;
 }
 
 size_t bundle_count_recorded(struct bundle *b)
@@ -813,9 +834,15 @@ bool bundle_test_name_ok(const char *name)
 
 bool bundle_artifact_ok(const char *path)
 {
-	const char *p = path;
+	return bundle_rel_path_ok(path, "artifacts");
+}
 
-	if (!startswith(path, "artifacts/"))
+bool bundle_rel_path_ok(const char *path, const char *top)
+{
+	const char *p = path;
+	size_t tl = strlen(top);
+
+	if (strncmp(path, top, tl) != 0 || path[tl] != '/')
 		return false;
 	/* components of name characters, none of them "." or ".." */
 	while (*p) {
@@ -889,7 +916,7 @@ static int scan_journal(const char *text, size_t len, const char *shown, const c
 
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos), *why = NULL;
-		struct jscan_field f[] = { { "name" }, { "status" }, { "duration" }, { "artifacts" } };
+		struct jscan_field f[] = { { "name" }, { "status" }, { "duration" }, { "artifacts" }, { "coverage" } };
 		size_t at = 0;
 		char name[256], bad[PATH_MAX];
 
@@ -917,6 +944,16 @@ static int scan_journal(const char *text, size_t len, const char *shown, const c
 		if (!artifacts_ok(&f[3], bad, sizeof(bad))) {
 			snprintf(err, es, "%s:%u: key 'artifacts': '%s' is not a path under artifacts/", shown, lineno, bad);
 			return -EBADMSG;
+		}
+		if (f[4].type != JSCAN_NONE) {
+			struct jscan_field dir = { "dir" };
+
+			if (f[4].type != JSCAN_OBJECT || jscan_object(f[4].start, f[4].len, &dir, 1, NULL, NULL) < 0 ||
+			    dir.type != JSCAN_STRING || jscan_unescape(dir.start, dir.len, bad, sizeof(bad)) < 0 ||
+			    !bundle_rel_path_ok(bad, "coverage")) {
+				snprintf(err, es, "%s:%u: key 'coverage.dir': not a path under coverage/", shown, lineno);
+				return -EBADMSG;
+			}
 		}
 		if (n == cap) {
 			struct scan_rec *nv = realloc(v, (cap = cap ? cap * 2 : 256) * sizeof(*v));

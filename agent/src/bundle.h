@@ -102,6 +102,14 @@ int bundle_remaining(struct bundle *b, json_t *config, json_t *iteration, char *
 int bundle_record_test(struct bundle *b, json_t *config, json_t *iteration, const struct test_result *t,
 		       const char *result_dir);
 
+/*
+ * Where a test's gcov data goes: <bundle>/coverage/<fs>_<config>/<i>/<test>
+ * (abs), and the same relative to the bundle (rel, recorded as the test's
+ * "coverage"). Returns 0 or -errno.
+ */
+int bundle_coverage_dir(struct bundle *b, json_t *config, json_t *iteration, const char *test, char *abs,
+			size_t abs_size, char *rel, size_t rel_size);
+
 /* Record an expunged or unknown test without running it (durable at the next bundle_write). */
 int bundle_record_skipped(struct bundle *b, json_t *config, json_t *iteration, const char *name,
 			  const char *status, const char *reason, const char *source);
@@ -160,6 +168,8 @@ int bundle_scan(const char *path, const struct bundle_scan_ops *ops, void *ctx, 
 bool bundle_test_name_ok(const char *name);
 /* Whether path is a safe artifact path ("artifacts/xfs_4k/0/generic/001.out.bad"). */
 bool bundle_artifact_ok(const char *path);
+/* The same under another top directory ("coverage/xfs_4k/0/generic/001"). */
+bool bundle_rel_path_ok(const char *path, const char *top);
 
 /*
  * The bundles path names, sorted: path itself when it is a bundle (its

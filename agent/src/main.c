@@ -14,6 +14,7 @@
 #include "upkeep.h"
 #include "shard.h"
 #include "merge.h"
+#include "coverage.h"
 #include "run.h"
 #include "runner.h"
 #include "util/strv.h"
@@ -153,11 +154,12 @@ static int cmd_run(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },  { "host-options", required_argument, NULL, 'o' },
 		{ "section", required_argument, NULL, 's' }, { "plan", required_argument, NULL, 'p' },
 		{ "set", required_argument, NULL, 'S' },     { "kmsg", required_argument, NULL, 'k' },
-		{ "run-id", required_argument, NULL, 'i' },  { "help", no_argument, NULL, 'h' },
+		{ "run-id", required_argument, NULL, 'i' },  { "gcov", required_argument, NULL, 'g' },
+		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	const char *fstests = NULL, *results = NULL, *config = NULL, *hostopt = NULL, *section = NULL,
-		   *planfile = NULL, *kmsg = NULL, *run_id = NULL;
+		   *planfile = NULL, *kmsg = NULL, *run_id = NULL, *gcov_root = NULL;
 	char **sets = NULL, idbuf[64], err[512] = "", rbase[PATH_MAX];
 	_cleanup_free_ char *planbuf = NULL, *plandir = NULL, *abs_hostopt = NULL, *abs_fstests = NULL;
 	struct expunge_list expunges = { 0 };
@@ -180,12 +182,14 @@ static int cmd_run(int argc, char **argv)
 		case 'S': strv_push(&sets, optarg); break;
 		case 'k': kmsg = streq(optarg, "none") ? "" : optarg; break;
 		case 'i': run_id = optarg; break;
+		case 'g': gcov_root = optarg; break;
 		case 'h':
 			printf("usage: fsagent run --fstests DIR --results DIR --config FS/NAME --host-options FILE\n"
 			       "                  [--section NAME] [--plan FILE] [--set KEY=VALUE]... [--kmsg PATH|none]\n"
-			       "                  [--run-id ID]\n"
+			       "                  [--run-id ID] [--gcov DIR]\n"
 			       "Run a plan through fstests' check on this machine (devices already set up in\n"
-			       "HOST_OPTIONS) and write the bundle to DIR/runs/<run id>/bundle.json.\n");
+			       "HOST_OPTIONS) and write the bundle to DIR/runs/<run id>/bundle.json. --gcov: the\n"
+			       "kernel's gcov directory for plan key coverage (default /sys/kernel/debug/gcov).\n");
 			return 0;
 		default:
 			return 2;
@@ -264,7 +268,8 @@ static int cmd_run(int argc, char **argv)
 		_cleanup_free_ char *fstype = strndup(config, strcspn(config, "/"));
 		char **caps = inventory_cap_names(&inv);
 		struct run_opts ro = { .fstests = abs_fstests, .results = results, .kmsg = kmsg, .plan = &plan,
-				       .expunges = &expunges, .durations = durations, .configs = &rc, .n_configs = 1 };
+				       .expunges = &expunges, .durations = durations, .gcov_root = gcov_root,
+				       .configs = &rc, .n_configs = 1 };
 
 		snprintf(rbase, sizeof(rbase), "%s/results", abs_fstests);
 		rc = (struct run_config){ config, fstype, abs_hostopt, section, rbase };
@@ -748,6 +753,109 @@ static int cmd_merge(int argc, char **argv)
 	return 0;
 }
 
+static void coverage_list_out(json_t *res, FILE *f)
+{
+	coverage_write_list(res, f);
+}
+
+static void coverage_plan_out(json_t *res, FILE *f)
+{
+	coverage_write_plan(res, f);
+}
+
+static int cmd_coverage(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "build", required_argument, NULL, 'b' },  { "gcov", required_argument, NULL, 'g' },
+		{ "target", required_argument, NULL, 't' }, { "by", required_argument, NULL, 'y' },
+		{ "history", required_argument, NULL, 'H' }, { "out", required_argument, NULL, 'o' },
+		{ "plan", required_argument, NULL, 'p' },   { "json", required_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	const char *build = NULL, *gcov_tool = "gcov", *out = NULL, *plan_out = NULL, *json_out = NULL;
+	char **history = strv_split("", ","), err[1024] = "";
+	double target = 90;
+	bool by_time = false;
+	struct coverage *cv = NULL;
+	json_auto_t *res = NULL;
+	int c, r = 1;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b': build = optarg; break;
+		case 'g': gcov_tool = optarg; break;
+		case 't': {
+			char *end;
+
+			target = strtod(optarg, &end);
+			if (*end || !(target > 0 && target <= 100)) {
+				log_err("--target: '%s' is not a percentage in (0, 100]", optarg);
+				strv_free(history);
+				return 2;
+			}
+			break;
+		}
+		case 'y':
+			if (!streq(optarg, "size") && !streq(optarg, "time")) {
+				log_err("--by: '%s' is not size or time", optarg);
+				strv_free(history);
+				return 2;
+			}
+			by_time = streq(optarg, "time");
+			break;
+		case 'H': strv_push(&history, optarg); break;
+		case 'o': out = optarg; break;
+		case 'p': plan_out = optarg; break;
+		case 'j': json_out = optarg; break;
+		case 'h':
+			printf("usage: fsagent coverage BUNDLES... --build DIR [--gcov TOOL] [--target PCT]\n"
+			       "                        [--by size|time] [--history BUNDLES]... [--out FILE]\n"
+			       "                        [--plan FILE] [--json FILE]\n"
+			       "From the gcov data each test saved (plan key coverage on a gcov kernel), the\n"
+			       "lines each test covers (TOOL, default gcov, with the .gcno files of DIR, the\n"
+			       "kernel's build directory) and the smallest (--by size) or fastest (--by time)\n"
+			       "group of tests covering PCT (default 90) percent of all the lines the run\n"
+			       "covered, chosen greedily. Tests that failed in the --history bundles are kept\n"
+			       "and flagged. --out writes the group as a test list, --plan as a plan file\n"
+			       "(fsagent-qemu --plan), --json the whole result.\n");
+			strv_free(history);
+			return 0;
+		default: strv_free(history); return 2;
+		}
+	}
+	if (!build || optind >= argc) {
+		log_err("usage: fsagent coverage BUNDLES... --build DIR (see --help)");
+		strv_free(history);
+		return 2;
+	}
+	if (!history || coverage_new(&cv) < 0)
+		goto out;
+	for (int i = optind; i < argc; i++)
+		if (coverage_add_bundles(cv, argv[i], build, gcov_tool, err, sizeof(err)) < 0) {
+			log_err("%s", err);
+			goto out;
+		}
+	for (char **h = history; *h; h++)
+		if (coverage_add_history(cv, *h, err, sizeof(err)) < 0) {
+			log_err("%s", err);
+			goto out;
+		}
+	res = coverage_select(cv, target, by_time);
+	if (!res)
+		goto out;
+	coverage_text(res, stdout);
+	if ((out && write_output(out, res, coverage_list_out) < 0) ||
+	    (plan_out && write_output(plan_out, res, coverage_plan_out) < 0) ||
+	    (json_out && write_output(json_out, res, dump_json) < 0))
+		goto out;
+	r = 0;
+out:
+	coverage_free(cv);
+	strv_free(history);
+	return r;
+}
+
 static int cmd_version(int argc _unused_, char **argv _unused_)
 {
 	printf("fsagent %s\n", FSAGENT_VERSION);
@@ -761,6 +869,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "summarise a bundle; --junit FILE exports JUnit XML" },
 	{ "plan", cmd_plan, "check a run plan file and print it resolved" },
 	{ "aggregate", cmd_aggregate, "add bundles to per-test counts and durations (soaks)" },
+	{ "coverage", cmd_coverage, "per-test kernel coverage: the smallest or fastest group reaching X%" },
 	{ "durations", cmd_durations, "mean test durations from bundles, for balancing shards" },
 	{ "merge", cmd_merge, "join the bundles of a sharded run into one" },
 	{ "upkeep", cmd_upkeep, "suggest an expunge file from bundles; list rules that can go" },

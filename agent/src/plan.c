@@ -43,6 +43,7 @@ static const struct plan_key {
 	{ "soak.deadline", K_TIME, offsetof(struct plan, soak_deadline), 0, 0 },
 	{ "soak.stop_file", K_STRING, offsetof(struct plan, soak_stop_file), 0, 0 },
 	{ "shard", K_SHARD, 0, 0, 0 },
+	{ "coverage", K_LIST_FILES, offsetof(struct plan, coverage), 0, 0 },
 	{ "durations", K_STRING, offsetof(struct plan, durations), 0, 0 },
 };
 
@@ -56,9 +57,10 @@ int plan_init(struct plan *p)
 	p->tests = strv_split("", ",");
 	p->exclude = strv_split("", ",");
 	p->expunge_files = strv_split("", ",");
+	p->coverage = strv_split("", ",");
 	p->origins = json_object();
 	if (!p->configs || !p->groups || !p->exclude_groups || !p->tests || !p->exclude ||
-	    !p->expunge_files || !p->origins) {
+	    !p->expunge_files || !p->coverage || !p->origins) {
 		plan_release(p);
 		return -ENOMEM;
 	}
@@ -73,6 +75,7 @@ void plan_release(struct plan *p)
 	strv_free(p->tests);
 	strv_free(p->exclude);
 	strv_free(p->expunge_files);
+	strv_free(p->coverage);
 	for (size_t i = 0; i < p->n_test_timeouts; i++)
 		free(p->test_timeouts[i].test);
 	free(p->test_timeouts);
@@ -453,6 +456,8 @@ json_t *plan_to_json(const struct plan *p)
 		json_object_set_new(j, "shard", json_pack("{s:i, s:i}", "index", (int)p->shard, "count", (int)p->shards));
 	if (p->durations)
 		json_object_set_new(j, "durations", json_string(p->durations));
+	if (p->coverage && p->coverage[0])
+		json_object_set_new(j, "coverage", strv_json(p->coverage));
 	json_object_set(j, "origins", p->origins);
 	return j;
 }

@@ -46,6 +46,7 @@ struct plan {
 	char *soak_stop_file;	     /* on the results disk */
 	unsigned shard, shards;	     /* this VM runs shard K (1-based) of N; N <= 1 unsharded */
 	char *durations;	     /* fsagent durations' file on the results disk, for shards */
+	char **coverage;	     /* kernel source directories whose gcov data each test saves */
 	json_t *origins;	     /* key -> "source[:line]" */
 };
 

@@ -4,6 +4,7 @@
  */
 #include "run.h"
 #include "shard.h"
+#include "gcov.h"
 #include "order.h"
 #include "runner.h"
 #include "select.h"
@@ -30,6 +31,7 @@ struct run_ctx {
 	const char *stopped_by;
 	/* progress through this round, for the "[k/N]" console lines hosts follow */
 	size_t done, total;
+	struct gcov *gcov; /* per-test coverage, or NULL */
 };
 
 static bool soak_active(const struct plan *p)
@@ -75,11 +77,37 @@ static unsigned timeout_for(void *data, const char *test)
 	return plan_timeout_for(c->o->plan, test);
 }
 
+static void before_check(void *data, const char *test)
+{
+	struct run_ctx *c = data;
+	int r = gcov_reset(c->gcov);
+
+	if (r < 0)
+		log_warn("coverage: reset before %s failed: %s", test, strerror(-r));
+}
+
+/* The test's gcov data into the bundle, before its record names it. */
+static void save_coverage(struct run_ctx *c, struct test_result *t)
+{
+	char abs[PATH_MAX], rel[PATH_MAX];
+	int r = bundle_coverage_dir(c->b, c->config, c->iteration, t->name, abs, sizeof(abs), rel, sizeof(rel));
+
+	if (r >= 0)
+		r = gcov_save(c->gcov, abs, &t->coverage_files);
+	if (r < 0) {
+		log_warn("coverage: saving %s's gcov data failed: %s", t->name, strerror(-r));
+		return;
+	}
+	t->has_coverage = true;
+}
+
 static int on_result(void *data, struct test_result *t)
 {
 	struct run_ctx *c = data;
 	int r;
 
+	if (c->gcov && t->status != TS_EXPUNGED && t->status != TS_NOTRUN)
+		save_coverage(c, t);
 	if (t->status == TS_FAIL || t->status == TS_TIMEOUT || t->status == TS_CRASH || t->status == TS_ERROR)
 		c->bad++;
 	c->done++;
@@ -173,6 +201,8 @@ static int run_one_config(struct run_ctx *c, const struct config_sel *cs, char *
 			.section = c->cfg->section, .kmsg = o->kmsg, .sysrq = o->sysrq,
 			.rerun_failures = p->rerun_failures, .timeout_for = timeout_for,
 			.on_result = on_result, .data = c,
+			/* coverage is per test: a check of its own, counters reset before it */
+			.one_per_check = c->gcov != NULL, .before_check = c->gcov ? before_check : NULL,
 		};
 
 		c->iteration = bundle_find_iteration(c->config, it);
@@ -332,10 +362,25 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 		return -ENOMEM;
 	for (size_t i = 0; i < o->n_configs; i++)
 		select_config(o, &o->configs[i], &cs[i]);
+	if (o->plan->coverage && o->plan->coverage[0]) {
+		char err[512];
+
+		r = gcov_open(o->gcov_root ? o->gcov_root : "/sys/kernel/debug/gcov", o->plan->coverage, &c.gcov, err,
+			      sizeof(err));
+		if (r < 0) {
+			log_err("%s", err);
+			bundle_set(b, "error", json_string(err));
+			for (size_t i = 0; i < o->n_configs; i++)
+				selection_release(&cs[i].sel);
+			free(cs);
+			return r;
+		}
+	}
 	if (o->plan->shards > 1 && (r = keep_shard(o, cs, b)) < 0) {
 		for (size_t i = 0; i < o->n_configs; i++)
 			selection_release(&cs[i].sel);
 		free(cs);
+		gcov_free(c.gcov);
 		return r;
 	}
 	c.base = resume_base(b, o->plan->iterations);
@@ -390,6 +435,7 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 	for (size_t i = 0; i < o->n_configs; i++)
 		selection_release(&cs[i].sel);
 	free(cs);
+	gcov_free(c.gcov);
 	if (soak_active(o->plan))
 		bundle_set(b, "soak", json_pack("{s:i, s:s?}", "rounds", (int)rounds, "stopped_by", c.stopped_by));
 	*ret_bad = c.bad;

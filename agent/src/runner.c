@@ -366,7 +366,7 @@ static int run_batch(struct run *r, size_t first)
 		strv_push(&argv, "-L");
 		strv_push(&argv, lbuf);
 	}
-	for (size_t i = first; i < r->n; i++) {
+	for (size_t i = first; i < (o->one_per_check ? first + 1 : r->n); i++) {
 		strv_push(&argv, r->tests[i].name);
 		strv_push(&names, r->tests[i].name);
 	}
@@ -485,6 +485,8 @@ int runner_run(const struct runner_opts *o, struct test_result *tests, size_t n)
 	while (first < n && !r.stop) {
 		size_t next;
 
+		if (o->before_check)
+			o->before_check(o->data, tests[first].name);
 		rc = run_batch(&r, first);
 		if (rc != 0)
 			break;

@@ -42,6 +42,8 @@ struct test_result {
 	unsigned long long taint_before;	   /* /proc/sys/kernel/tainted at its start */
 	char *kernel_log;			   /* the test's kernel records (heap) */
 	size_t kernel_log_len;
+	bool has_coverage;			   /* gcov data saved (bundle_coverage_dir) */
+	unsigned coverage_files;
 };
 
 struct runner_opts {
@@ -54,6 +56,10 @@ struct runner_opts {
 	unsigned (*timeout_for)(void *data, const char *test); /* seconds, 0 = none */
 	/* called once a test's result is final; nonzero stops the run */
 	int (*on_result)(void *data, struct test_result *t);
+	/* one check per test (for per-test measurements such as coverage) */
+	bool one_per_check;
+	/* called before each check starts, with its first test (may be NULL) */
+	void (*before_check)(void *data, const char *test);
 	void *data;
 	unsigned kill_grace_ms; /* TERM to KILL; default 5000 */
 	unsigned dead_wait_ms;	/* KILL to "unkillable"; default 10000 */

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Coverage-driven test selection, on the host: the .gcda files each test
+ * saved (gcov.h, plan key coverage) become the source lines it covers
+ * (gcov --json-format from Debian's gcc, against the .gcno files of the
+ * kernel's build directory), and a greedy set cover picks the smallest or
+ * the cheapest group of tests that covers a target share of all the lines
+ * the run covered. Tests the cover leaves out but that have failed before
+ * (a bundle history) are kept and flagged: coverage is not the only way a
+ * test finds bugs.
+ */
+#pragma once
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define COVERAGE_SCHEMA "fsagent-coverage/1"
+
+/* One candidate set: its elements (sorted, unique) and its cost. */
+struct cover_set {
+	const uint32_t *elems;
+	size_t n;
+	double cost;
+};
+
+/*
+ * Greedy set cover over elements [0, universe): pick sets until at least
+ * target elements are covered, each time the set adding the most new
+ * elements (by_cost: the most per unit of cost; ties to the lower index),
+ * with lazy re-evaluation. order[] gets the picks; returns how many, or
+ * (size_t)-1 when the sets cannot reach target (or on no memory).
+ */
+size_t cover_greedy(const struct cover_set *sets, size_t n, size_t universe, size_t target, bool by_cost,
+		    size_t *order);
+
+struct coverage;
+
+int coverage_new(struct coverage **ret);
+void coverage_free(struct coverage *c);
+
+/*
+ * Read the coverage the tests of path's bundles saved: gcov (gcov_tool, e.g.
+ * "gcov") over each test's .gcda with the .gcno of build (the kernel's build
+ * directory). Returns 0, -ENOENT (no test saved coverage) or -errno/-EBADMSG
+ * with err naming the bundle, test or file.
+ */
+int coverage_add_bundles(struct coverage *c, const char *path, const char *build, const char *gcov_tool, char *err,
+			 size_t errsize);
+
+/* Tests that failed in path's bundles (any config): kept by the selection. */
+int coverage_add_history(struct coverage *c, const char *path, char *err, size_t errsize);
+
+/*
+ * The selection reaching percent of the covered lines, by count of tests or
+ * (by_time) by their durations: schema COVERAGE_SCHEMA, with the tests in
+ * order, each one's lines and the lines it added, the kept bug finders, and
+ * time and size against the whole group.
+ */
+json_t *coverage_select(struct coverage *c, double percent, bool by_time);
+
+/* The selection as a test list: one test per line, '#' comments (check $(grep -v ^# FILE)). */
+void coverage_write_list(json_t *result, FILE *out);
+/* The same as a plan file (tests = ...), for fsagent-qemu --plan. */
+void coverage_write_plan(json_t *result, FILE *out);
+void coverage_text(json_t *result, FILE *out);
