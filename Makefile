@@ -127,6 +127,7 @@ bench: $(BUILD)/fsagent $(BUILD)/host/fsagent | $(BUILD)/.packages-test
 	$(Q)tests/bench/run-memory
 	$(Q)tests/bench/image
 	$(Q)tests/bench/compare
+	$(Q)tests/bench/coverage
 
 clean:
 	rm -rf $(BUILD)/agent $(BUILD)/host $(BUILD)/fsagent $(BUILD)/fsagent.debug $(BUILD)/vm
