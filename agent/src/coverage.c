@@ -372,10 +372,19 @@ static int test_lines(struct coverage *c, struct test *t, const char *abs, const
 	struct gcda_dir *v = NULL;
 	size_t n = 0;
 	char mirror[] = "/tmp/fsagent-gcov-XXXXXX";
-	int r = collect(abs, "", &v, &n, 16);
+	struct stat dst;
+	int r;
 
-	if (r >= 0 && !mkdtemp(mirror))
+	/* a test that touched nothing saved nothing: no directory, no lines */
+	if (stat(abs, &dst) < 0 && errno == ENOENT)
+		return 0;
+	r = collect(abs, "", &v, &n, 16);
+	if (r < 0)
+		snprintf(err, es, "read '%s' failed: %s", abs, strerror(-r));
+	if (r >= 0 && !mkdtemp(mirror)) {
 		r = -errno;
+		snprintf(err, es, "mkdtemp failed: %s", strerror(-r));
+	}
 	for (size_t k = 0; r >= 0 && k < n; k++) {
 		char mdir[PATH_MAX * 2];
 		char **argv = strv_split("", ",");
@@ -405,10 +414,15 @@ static int test_lines(struct coverage *c, struct test *t, const char *abs, const
 				r = -ENOENT;
 				break;
 			}
-			if (symlink(*f, gcda) < 0 || symlink(src, gcno) < 0)
-				r = -errno;
-			else
-				r = strv_push(&argv, gcda);
+			{
+				/* the mirror's links must not depend on the working directory */
+				_cleanup_free_ char *f_abs = realpath(*f, NULL), *src_abs = realpath(src, NULL);
+
+				if (!f_abs || !src_abs || symlink(f_abs, gcda) < 0 || symlink(src_abs, gcno) < 0)
+					r = -errno;
+				else
+					r = strv_push(&argv, gcda);
+			}
 		}
 		if (r >= 0)
 			r = run_capture((const char *const *)argv, &out, &len, &st);
@@ -497,7 +511,8 @@ int coverage_add_bundles(struct coverage *c, const char *path, const char *build
 		struct test *t = &c->t[i];
 		size_t w = 0;
 
-		qsort(t->ids, t->n, sizeof(*t->ids), cmp_u32);
+		if (t->n)
+			qsort(t->ids, t->n, sizeof(*t->ids), cmp_u32);
 		for (size_t k = 0; k < t->n; k++)
 			if (!w || t->ids[w - 1] != t->ids[k])
 				t->ids[w++] = t->ids[k];
@@ -617,7 +632,7 @@ static void header(json_t *res, FILE *out, const char *prefix)
 	double all = json_real_value(json_object_get(res, "seconds_total"));
 	double sel = json_real_value(json_object_get(res, "seconds_selected"));
 
-	fprintf(out, "%s%zu of %u tests cover %u of %u lines (target %g%%, by %s); %.0f s of %.0f s (%.0f%%)",
+	fprintf(out, "%s%zu of %u tests cover %u of %u lines (target %g%%, by %s); %.1f s of %.1f s (%.0f%%)",
 		prefix, json_array_size(json_object_get(res, "selected")) + json_array_size(json_object_get(res, "kept")),
 		num(res, "tests_total"), num(res, "lines_selected"), num(res, "lines_total"),
 		json_real_value(json_object_get(res, "percent")), json_string_value(json_object_get(res, "by")), sel,
