@@ -748,14 +748,17 @@ int bundle_finish(struct bundle *b, const char *state)
 	return bundle_write(b);
 }
 
-int bundle_load(const char *path, json_t **ret, char *err, size_t es)
+/*
+ * A bundle's document, checked: path is bundle.json or its directory; dir
+ * gets the bundle's directory. Returns 0, -ENAMETOOLONG or -EBADMSG with
+ * err naming the file.
+ */
+static int load_checked(const char *path, json_t **ret, char *dir, size_t dsize, char *err, size_t es)
 {
-	char file[PATH_MAX], buf[PATH_MAX], dir[PATH_MAX];
+	char file[PATH_MAX], buf[PATH_MAX], why[256];
 	struct stat st;
 	json_error_t jerr;
-	json_auto_t *doc = NULL;
-	json_t *c, *it;
-	size_t i, k;
+	json_t *doc;
 	int r;
 
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
@@ -765,21 +768,32 @@ int bundle_load(const char *path, json_t **ret, char *err, size_t es)
 	if (r >= (int)sizeof(file))
 		return -ENAMETOOLONG;
 	snprintf(buf, sizeof(buf), "%s", file);
-	snprintf(dir, sizeof(dir), "%s", dirname(buf));
+	snprintf(dir, dsize, "%s", dirname(buf));
 	doc = json_load_file(file, 0, &jerr);
 	if (!doc) {
 		snprintf(err, es, "%s: line %d: %s", file, jerr.line, jerr.text);
 		return -EBADMSG;
 	}
-	{
-		char why[256];
-
-		r = check_doc(doc, why, sizeof(why));
-		if (r < 0) {
-			snprintf(err, es, "%s: %s", file, why);
-			return r;
-		}
+	r = check_doc(doc, why, sizeof(why));
+	if (r < 0) {
+		snprintf(err, es, "%s: %s", file, why);
+		json_decref(doc);
+		return r;
 	}
+	*ret = doc;
+	return 0;
+}
+
+int bundle_load(const char *path, json_t **ret, char *err, size_t es)
+{
+	char dir[PATH_MAX];
+	json_auto_t *doc = NULL;
+	json_t *c, *it;
+	size_t i, k;
+	int r = load_checked(path, &doc, dir, sizeof(dir), err, es);
+
+	if (r < 0)
+		return r;
 	json_array_foreach(json_object_get(doc, "configs"), i, c)
 		json_array_foreach(json_object_get(c, "iterations"), k, it)
 	{
@@ -1041,36 +1055,15 @@ static int scan_aggregate(json_t *agg, const char *file, const struct bundle_sca
 
 int bundle_scan(const char *path, const struct bundle_scan_ops *ops, void *ctx, char *err, size_t es)
 {
-	char file[PATH_MAX], buf[PATH_MAX], dir[PATH_MAX];
-	struct stat st;
-	json_error_t jerr;
+	char file[PATH_MAX + 16], dir[PATH_MAX];
 	json_auto_t *doc = NULL;
 	json_t *c, *it;
 	size_t i, k;
-	int r;
+	int r = load_checked(path, &doc, dir, sizeof(dir), err, es);
 
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		r = snprintf(file, sizeof(file), "%s/bundle.json", path);
-	else
-		r = snprintf(file, sizeof(file), "%s", path);
-	if (r >= (int)sizeof(file))
-		return -ENAMETOOLONG;
-	snprintf(buf, sizeof(buf), "%s", file);
-	snprintf(dir, sizeof(dir), "%s", dirname(buf));
-	doc = json_load_file(file, 0, &jerr);
-	if (!doc) {
-		snprintf(err, es, "%s: line %d: %s", file, jerr.line, jerr.text);
-		return -EBADMSG;
-	}
-	{
-		char why[256];
-
-		r = check_doc(doc, why, sizeof(why));
-		if (r < 0) {
-			snprintf(err, es, "%s: %s", file, why);
-			return r;
-		}
-	}
+	if (r < 0)
+		return r;
+	snprintf(file, sizeof(file), "%s/bundle.json", dir);
 	if (ops->bundle && (r = ops->bundle(ctx, doc)) < 0)
 		return r;
 	r = scan_aggregate(json_object_get(doc, "aggregate"), file, ops, ctx, err, es);
