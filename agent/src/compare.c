@@ -8,6 +8,7 @@
 #include "bundle.h"
 #include "util/fileio.h"
 #include "util/macro.h"
+#include "util/strmap.h"
 #include "util/strv.h"
 
 #include <errno.h>
@@ -36,25 +37,12 @@ struct side_info {
 };
 
 struct compare {
+	struct strmap keys; /* "config\x1ftest" -> index into v */
 	struct entry *v;
 	size_t n, cap;
-	uint32_t *slots; /* index + 1 into v, 0 free */
-	size_t nslots;
 	struct side_info side[2];
 	enum compare_side cur;
 };
-
-static uint64_t hash2(const char *a, const char *b)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (const char *p = a; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	h = (h ^ 0xff) * 1099511628211ULL;
-	for (const char *p = b; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	return h;
-}
 
 int compare_new(struct compare **ret)
 {
@@ -79,7 +67,7 @@ void compare_free(struct compare *c)
 		free(c->v[i].test);
 	}
 	free(c->v);
-	free(c->slots);
+	strmap_release(&c->keys);
 	for (int s = 0; s < 2; s++) {
 		json_decref(c->side[s].kernels);
 		json_decref(c->side[s].paths);
@@ -87,37 +75,19 @@ void compare_free(struct compare *c)
 	free(c);
 }
 
-static int rehash(struct compare *c, size_t nslots)
-{
-	uint32_t *slots = calloc(nslots, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < c->n; i++) {
-		size_t h = (size_t)hash2(c->v[i].config, c->v[i].test) & (nslots - 1);
-
-		while (slots[h])
-			h = (h + 1) & (nslots - 1);
-		slots[h] = (uint32_t)i + 1;
-	}
-	free(c->slots);
-	c->slots = slots;
-	c->nslots = nslots;
-	return 0;
-}
-
 static struct entry *lookup(struct compare *c, const char *config, const char *test)
 {
-	size_t h;
+	char key[512];
+	bool added;
+	long i;
 	struct entry *e;
 
-	if ((c->n + 1) * 2 > c->nslots && rehash(c, c->nslots ? c->nslots * 2 : 1024) < 0)
+	snprintf(key, sizeof(key), "%s\x1f%s", config, test);
+	i = strmap_put(&c->keys, key, &added);
+	if (i < 0)
 		return NULL;
-	for (h = (size_t)hash2(config, test) & (c->nslots - 1); c->slots[h]; h = (h + 1) & (c->nslots - 1)) {
-		e = &c->v[c->slots[h] - 1];
-		if (streq(e->config, config) && streq(e->test, test))
-			return e;
-	}
+	if (!added)
+		return &c->v[i];
 	if (c->n == c->cap) {
 		struct entry *nv = realloc(c->v, (c->cap = c->cap ? c->cap * 2 : 1024) * sizeof(*nv));
 
@@ -125,17 +95,11 @@ static struct entry *lookup(struct compare *c, const char *config, const char *t
 			return NULL;
 		c->v = nv;
 	}
-	e = &c->v[c->n];
+	e = &c->v[c->n++];
 	memset(e, 0, sizeof(*e));
 	e->config = strdup(config);
 	e->test = strdup(test);
-	if (!e->config || !e->test) {
-		free(e->config);
-		free(e->test);
-		return NULL;
-	}
-	c->slots[h] = (uint32_t)++c->n;
-	return e;
+	return e->config && e->test ? e : NULL;
 }
 
 static int on_outcome(void *ctx, const struct bundle_outcome *o)

@@ -8,6 +8,7 @@
 #include "proc.h"
 #include "util/fileio.h"
 #include "util/macro.h"
+#include "util/strmap.h"
 #include "util/strv.h"
 
 #include <dirent.h>
@@ -101,23 +102,11 @@ struct test {
 };
 
 struct coverage {
-	char **lines; /* id -> "file:line" */
-	size_t nlines, caplines;
-	uint32_t *slots; /* id + 1 */
-	size_t nslots;
+	struct strmap lines; /* "file:line" -> id */
 	struct test *t;
 	size_t nt, capt;
 	unsigned records; /* test records with coverage */
 };
-
-static uint64_t fnv(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
 
 int coverage_new(struct coverage **ret)
 {
@@ -129,60 +118,14 @@ void coverage_free(struct coverage *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->nlines; i++)
-		free(c->lines[i]);
 	for (size_t i = 0; i < c->nt; i++) {
 		free(c->t[i].name);
 		free(c->t[i].ids);
 		strv_free(c->t[i].configs);
 	}
-	free(c->lines);
-	free(c->slots);
+	strmap_release(&c->lines);
 	free(c->t);
 	free(c);
-}
-
-static int rehash(struct coverage *c, size_t nslots)
-{
-	uint32_t *s = calloc(nslots, sizeof(*s));
-
-	if (!s)
-		return -ENOMEM;
-	for (size_t i = 0; i < c->nlines; i++) {
-		size_t h = (size_t)fnv(c->lines[i]) & (nslots - 1);
-
-		while (s[h])
-			h = (h + 1) & (nslots - 1);
-		s[h] = (uint32_t)i + 1;
-	}
-	free(c->slots);
-	c->slots = s;
-	c->nslots = nslots;
-	return 0;
-}
-
-/* The id of "file:line", new or not; -ENOMEM. */
-static long intern(struct coverage *c, const char *key)
-{
-	size_t h;
-
-	if ((c->nlines + 1) * 2 > c->nslots && rehash(c, c->nslots ? c->nslots * 2 : 4096) < 0)
-		return -ENOMEM;
-	for (h = (size_t)fnv(key) & (c->nslots - 1); c->slots[h]; h = (h + 1) & (c->nslots - 1))
-		if (streq(c->lines[c->slots[h] - 1], key))
-			return c->slots[h] - 1;
-	if (c->nlines == c->caplines) {
-		char **nv = realloc(c->lines, (c->caplines = c->caplines ? c->caplines * 2 : 4096) * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		c->lines = nv;
-	}
-	c->lines[c->nlines] = strdup(key);
-	if (!c->lines[c->nlines])
-		return -ENOMEM;
-	c->slots[h] = (uint32_t)++c->nlines;
-	return (long)c->nlines - 1;
 }
 
 static struct test *find_test(struct coverage *c, const char *name, bool add)
@@ -353,7 +296,7 @@ static int parse_gcov(struct coverage *c, struct test *t, const char *out, size_
 				continue;
 			snprintf(key, sizeof(key), "%s:%lld", json_string_value(json_object_get(f, "file")) ?: "?",
 				 (long long)json_integer_value(json_object_get(l, "line_number")));
-			id = intern(c, key);
+			id = strmap_put(&c->lines, key, NULL);
 			if (id < 0 || add_id(t, (uint32_t)id) < 0) {
 				json_decref(doc);
 				return -ENOMEM;
@@ -559,8 +502,8 @@ json_t *coverage_select(struct coverage *c, double percent, bool by_time)
 {
 	struct cover_set *sets = calloc(c->nt ? c->nt : 1, sizeof(*sets));
 	size_t *order = calloc(c->nt ? c->nt : 1, sizeof(*order));
-	uint8_t *covered = calloc(c->nlines ? c->nlines : 1, 1);
-	size_t target = (size_t)ceil(percent / 100.0 * (double)c->nlines), picks, have = 0, with_cov = 0;
+	uint8_t *covered = calloc(c->lines.n ? c->lines.n : 1, 1);
+	size_t target = (size_t)ceil(percent / 100.0 * (double)c->lines.n), picks, have = 0, with_cov = 0;
 	double secs_all = 0, secs_sel = 0;
 	json_t *sel, *kept, *doc = NULL;
 
@@ -571,9 +514,9 @@ json_t *coverage_select(struct coverage *c, double percent, bool by_time)
 		secs_all += sets[i].cost;
 		with_cov += c->t[i].records > 0;
 	}
-	if (target > c->nlines)
-		target = c->nlines;
-	picks = cover_greedy(sets, c->nt, c->nlines, target, by_time, order);
+	if (target > c->lines.n)
+		target = c->lines.n;
+	picks = cover_greedy(sets, c->nt, c->lines.n, target, by_time, order);
 	if (picks == (size_t)-1)
 		goto out;
 	sel = json_array();
@@ -612,7 +555,7 @@ json_t *coverage_select(struct coverage *c, double percent, bool by_time)
 		secs_sel += sets[i].cost;
 	}
 	doc = json_pack("{s:s, s:f, s:s, s:I, s:I, s:I, s:i, s:f, s:f, s:o, s:o}", "schema", COVERAGE_SCHEMA, "percent",
-			percent, "by", by_time ? "time" : "size", "lines_total", (json_int_t)c->nlines, "lines_selected",
+			percent, "by", by_time ? "time" : "size", "lines_total", (json_int_t)c->lines.n, "lines_selected",
 			(json_int_t)have, "tests_total", (json_int_t)with_cov, "records", (int)c->records,
 			"seconds_total", secs_all, "seconds_selected", secs_sel, "selected", sel, "kept", kept);
 out:

@@ -644,7 +644,10 @@ static int cmd_upkeep(int argc, char **argv)
 	f = open_memstream(&text, &len);
 	if (!f)
 		goto done;
-	upkeep_write(u, &o, current[0] ? &cur : NULL, f);
+	if (upkeep_write(u, &o, current[0] ? &cur : NULL, f) < 0) {
+		fclose(f);
+		goto done;
+	}
 	if (fclose(f) != 0)
 		goto done;
 	if (out) {

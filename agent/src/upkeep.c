@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * Expunge upkeep (see upkeep.h): counts per config, test and kernel
- * release in a flat array, sorted once for the report.
+ * release in an array indexed through a strmap; the report reads a sorted
+ * copy.
  */
 #include "upkeep.h"
 #include "bundle.h"
 #include "kver.h"
 #include "util/macro.h"
+#include "util/strmap.h"
 #include "util/strv.h"
 
 #include <errno.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,10 +22,9 @@ struct cell {
 };
 
 struct upkeep {
+	struct strmap keys; /* "config\x1ftest\x1frelease" -> index into v */
 	struct cell *v;
 	size_t n, cap;
-	uint32_t *slots; /* index + 1 into v, 0 free */
-	size_t nslots;
 	char release[128]; /* the bundle being read */
 	unsigned bundles;
 };
@@ -45,57 +45,26 @@ void upkeep_free(struct upkeep *u)
 		free(u->v[i].release);
 	}
 	free(u->v);
-	free(u->slots);
+	strmap_release(&u->keys);
 	free(u);
-}
-
-static uint64_t hash3(const char *a, const char *b, const char *c)
-{
-	const char *parts[] = { a, b, c };
-	uint64_t h = 1469598103934665603ULL;
-
-	for (int i = 0; i < 3; i++) {
-		for (const char *p = parts[i]; *p; p++)
-			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-		h = (h ^ 0xff) * 1099511628211ULL;
-	}
-	return h;
-}
-
-static int rehash(struct upkeep *u, size_t nslots)
-{
-	uint32_t *slots = calloc(nslots, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < u->n; i++) {
-		size_t h = (size_t)hash3(u->v[i].config, u->v[i].test, u->v[i].release) & (nslots - 1);
-
-		while (slots[h])
-			h = (h + 1) & (nslots - 1);
-		slots[h] = (uint32_t)i + 1;
-	}
-	free(u->slots);
-	u->slots = slots;
-	u->nslots = nslots;
-	return 0;
 }
 
 int upkeep_add(struct upkeep *u, const char *config, const char *test, const char *release, unsigned runs,
 	       unsigned fails)
 {
+	char key[512];
 	struct cell *c;
-	size_t h;
+	bool added;
+	long i;
 
-	if ((u->n + 1) * 2 > u->nslots && rehash(u, u->nslots ? u->nslots * 2 : 1024) < 0)
+	snprintf(key, sizeof(key), "%s\x1f%s\x1f%s", config, test, release);
+	i = strmap_put(&u->keys, key, &added);
+	if (i < 0)
 		return -ENOMEM;
-	for (h = (size_t)hash3(config, test, release) & (u->nslots - 1); u->slots[h]; h = (h + 1) & (u->nslots - 1)) {
-		c = &u->v[u->slots[h] - 1];
-		if (streq(c->test, test) && streq(c->config, config) && streq(c->release, release)) {
-			c->runs += runs;
-			c->fails += fails;
-			return 0;
-		}
+	if (!added) {
+		u->v[i].runs += runs;
+		u->v[i].fails += fails;
+		return 0;
 	}
 	if (u->n == u->cap) {
 		struct cell *nv = realloc(u->v, (u->cap = u->cap ? u->cap * 2 : 1024) * sizeof(*nv));
@@ -104,17 +73,12 @@ int upkeep_add(struct upkeep *u, const char *config, const char *test, const cha
 			return -ENOMEM;
 		u->v = nv;
 	}
-	c = &u->v[u->n];
+	c = &u->v[u->n++];
 	*c = (struct cell){ strdup(config), strdup(test), strdup(release), { 0 }, runs, fails };
-	if (!c->config || !c->test || !c->release) {
-		free(c->config);
-		free(c->test);
-		free(c->release);
+	if (!c->config || !c->test || !c->release)
 		return -ENOMEM;
-	}
 	if (kver_parse(release, &c->kv) < 0)
 		c->kv = (struct kver){ 0 };
-	u->slots[h] = (uint32_t)++u->n;
 	return 0;
 }
 
@@ -312,14 +276,18 @@ static void write_stale(const struct cell *v, size_t n, const struct upkeep_opts
 
 int upkeep_write(struct upkeep *u, const struct upkeep_opts *o, const struct expunge_list *current, FILE *out)
 {
+	_cleanup_free_ struct cell *sorted = malloc((u->n ? u->n : 1) * sizeof(*sorted));
 	int rules;
 
-	qsort(u->v, u->n, sizeof(*u->v), cmp_cell);
-	rehash(u, u->nslots ? u->nslots : 1024); /* the order changed */
+	if (!sorted)
+		return -ENOMEM;
+	/* sorted by test, config, kernel: a copy, the table stays as it is */
+	memcpy(sorted, u->v, u->n * sizeof(*sorted));
+	qsort(sorted, u->n, sizeof(*sorted), cmp_cell);
 	fprintf(out, "# fsagent upkeep: %u bundles; a rule where a test failed at least %.0f%% of >= %u runs\n",
 		u->bundles, o->min_rate * 100, o->min_runs);
-	rules = write_rules(u->v, u->n, o, out);
+	rules = write_rules(sorted, u->n, o, out);
 	if (current)
-		write_stale(u->v, u->n, o, current, out);
+		write_stale(sorted, u->n, o, current, out);
 	return rules;
 }

@@ -43,6 +43,6 @@ int upkeep_add_bundles(struct upkeep *u, const char *path, char *err, size_t err
 /*
  * Write the suggested expunge file (it parses with expunge_parse) to out;
  * with current rules, a commented list of those that can go follows.
- * Returns the number of rules suggested.
+ * Returns the number of rules suggested, or -ENOMEM.
  */
 int upkeep_write(struct upkeep *u, const struct upkeep_opts *o, const struct expunge_list *current, FILE *out);
