@@ -5,6 +5,7 @@
  */
 #include "coverage.h"
 #include "bundle.h"
+#include "gcov.h"
 #include "proc.h"
 #include "util/fileio.h"
 #include "util/macro.h"
@@ -228,47 +229,32 @@ struct gcda_dir {
 	char **files;	    /* absolute .gcda paths */
 };
 
-/* The .gcda files under dir (rel: path within), grouped by directory; symlinks not followed. */
-static int collect(const char *dir, const char *rel, struct gcda_dir **v, size_t *n, int depth)
+struct gcda_dirs {
+	struct gcda_dir *v;
+	size_t n;
+};
+
+/* One .gcda file (gcov_walk_gcda) into the group of its directory. */
+static int collect_one(void *data, const char *path, const char *rel)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int r = 0;
+	struct gcda_dirs *g = data;
+	const char *slash = strrchr(rel, '/');
+	int dlen = slash ? (int)(slash - rel) : 0;
+	size_t k;
 
-	if (!d)
-		return -errno;
-	while (r >= 0 && (de = readdir(d))) {
-		char path[PATH_MAX], sub[PATH_MAX];
-		struct stat st;
-		size_t len = strlen(de->d_name), k;
+	for (k = 0; k < g->n && (strlen(g->v[k].rel) != (size_t)dlen || strncmp(g->v[k].rel, rel, dlen) != 0); k++)
+		;
+	if (k == g->n) {
+		struct gcda_dir *nv = realloc(g->v, (g->n + 1) * sizeof(*nv));
 
-		if (de->d_name[0] == '.' || snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path) ||
-		    snprintf(sub, sizeof(sub), "%s%s%s", rel, *rel ? "/" : "", de->d_name) >= (int)sizeof(sub) ||
-		    lstat(path, &st) < 0)
-			continue;
-		if (S_ISDIR(st.st_mode)) {
-			if (depth > 0)
-				r = collect(path, sub, v, n, depth - 1);
-			continue;
-		}
-		if (!S_ISREG(st.st_mode) || len <= 5 || !streq(de->d_name + len - 5, ".gcda"))
-			continue;
-		for (k = 0; k < *n && !streq((*v)[k].rel, rel); k++)
-			;
-		if (k == *n) {
-			struct gcda_dir *nv = realloc(*v, (*n + 1) * sizeof(*nv));
-
-			if (!nv)
-				return -ENOMEM;
-			*v = nv;
-			snprintf((*v)[k].rel, sizeof((*v)[k].rel), "%s", rel);
-			(*v)[k].files = strv_split("", ",");
-			(*n)++;
-		}
-		r = strv_push(&(*v)[k].files, path);
+		if (!nv)
+			return -ENOMEM;
+		g->v = nv;
+		snprintf(g->v[k].rel, sizeof(g->v[k].rel), "%.*s", dlen, rel);
+		g->v[k].files = strv_split("", ",");
+		g->n++;
 	}
-	closedir(d);
-	return r;
+	return strv_push(&g->v[k].files, path);
 }
 
 /* gcov's JSON documents, one per line: each covered line interned into t. */
@@ -312,8 +298,7 @@ static int parse_gcov(struct coverage *c, struct test *t, const char *out, size_
 static int test_lines(struct coverage *c, struct test *t, const char *abs, const char *build, const char *gcov_tool,
 		      char *err, size_t es)
 {
-	struct gcda_dir *v = NULL;
-	size_t n = 0;
+	struct gcda_dirs g = { NULL, 0 };
 	char mirror[] = "/tmp/fsagent-gcov-XXXXXX";
 	struct stat dst;
 	int r;
@@ -321,35 +306,35 @@ static int test_lines(struct coverage *c, struct test *t, const char *abs, const
 	/* a test that touched nothing saved nothing: no directory, no lines */
 	if (stat(abs, &dst) < 0 && errno == ENOENT)
 		return 0;
-	r = collect(abs, "", &v, &n, 16);
+	r = gcov_walk_gcda(abs, "", collect_one, &g, 16);
 	if (r < 0)
 		snprintf(err, es, "read '%s' failed: %s", abs, strerror(-r));
 	if (r >= 0 && !mkdtemp(mirror)) {
 		r = -errno;
 		snprintf(err, es, "mkdtemp failed: %s", strerror(-r));
 	}
-	for (size_t k = 0; r >= 0 && k < n; k++) {
+	for (size_t k = 0; r >= 0 && k < g.n; k++) {
 		char mdir[PATH_MAX * 2];
 		char **argv = strv_split("", ",");
 		_cleanup_free_ char *out = NULL;
 		size_t len = 0;
 		int st = 0;
 
-		snprintf(mdir, sizeof(mdir), "%s/%s", mirror, v[k].rel);
+		snprintf(mdir, sizeof(mdir), "%s/%s", mirror, g.v[k].rel);
 		r = fileio_mkdir_p(mdir);
 		strv_push(&argv, gcov_tool);
 		strv_push(&argv, "--json-format");
 		strv_push(&argv, "--stdout");
 		strv_push(&argv, "-o");
 		strv_push(&argv, mdir);
-		for (char **f = v[k].files; r >= 0 && *f; f++) {
+		for (char **f = g.v[k].files; r >= 0 && *f; f++) {
 			const char *base = strrchr(*f, '/') + 1;
 			char gcda[PATH_MAX * 3], gcno[PATH_MAX * 3], src[PATH_MAX * 3];
 			struct stat sst;
 
 			snprintf(gcda, sizeof(gcda), "%s/%s", mdir, base);
 			snprintf(gcno, sizeof(gcno), "%s/%.*s.gcno", mdir, (int)(strlen(base) - 5), base);
-			snprintf(src, sizeof(src), "%s/%s%s%.*s.gcno", build, v[k].rel, *v[k].rel ? "/" : "",
+			snprintf(src, sizeof(src), "%s/%s%s%.*s.gcno", build, g.v[k].rel, *g.v[k].rel ? "/" : "",
 				 (int)(strlen(base) - 5), base);
 			if (stat(src, &sst) < 0) {
 				snprintf(err, es, "no '%s': --build must be the kernel's build directory, built with the gcov "
@@ -370,7 +355,7 @@ static int test_lines(struct coverage *c, struct test *t, const char *abs, const
 		if (r >= 0)
 			r = run_capture((const char *const *)argv, &out, &len, &st);
 		if (r >= 0 && st != 0) {
-			snprintf(err, es, "%s exited with status %d on %s", gcov_tool, st, v[k].rel);
+			snprintf(err, es, "%s exited with status %d on %s", gcov_tool, st, g.v[k].rel);
 			r = -EIO;
 		} else if (r < 0 && !err[0]) {
 			snprintf(err, es, "running %s failed: %s", gcov_tool, strerror(-r));
@@ -380,9 +365,9 @@ static int test_lines(struct coverage *c, struct test *t, const char *abs, const
 		strv_free(argv);
 	}
 	rm_tree(mirror);
-	for (size_t k = 0; k < n; k++)
-		strv_free(v[k].files);
-	free(v);
+	for (size_t k = 0; k < g.n; k++)
+		strv_free(g.v[k].files);
+	free(g.v);
 	return r;
 }
 

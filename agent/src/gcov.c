@@ -125,9 +125,8 @@ int gcov_open(const char *root, char *const *dirs, struct gcov **ret, char *err,
 	return 0;
 }
 
-/* Call fn for each .gcda under dir (rel: its path as dirs name it). */
-static int walk(struct gcov *g, const char *dir, const char *rel, int (*fn)(struct gcov *, const char *, const char *, void *),
-		void *data, int depth)
+int gcov_walk_gcda(const char *dir, const char *rel, int (*fn)(void *data, const char *path, const char *rel),
+		   void *data, int depth)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -141,19 +140,21 @@ static int walk(struct gcov *g, const char *dir, const char *rel, int (*fn)(stru
 		size_t len = strlen(de->d_name);
 
 		if (de->d_name[0] == '.' || snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path) ||
-		    snprintf(sub, sizeof(sub), "%s/%s", rel, de->d_name) >= (int)sizeof(sub) || lstat(path, &st) < 0)
+		    snprintf(sub, sizeof(sub), "%s%s%s", rel, *rel ? "/" : "", de->d_name) >= (int)sizeof(sub) ||
+		    lstat(path, &st) < 0)
 			continue;
 		if (S_ISDIR(st.st_mode) && depth > 0)
-			r = walk(g, path, sub, fn, data, depth - 1);
+			r = gcov_walk_gcda(path, sub, fn, data, depth - 1);
 		else if (S_ISREG(st.st_mode) && len > 5 && streq(de->d_name + len - 5, ".gcda"))
-			r = fn(g, path, sub, data);
+			r = fn(data, path, sub);
 	}
 	closedir(d);
 	return r;
 }
 
-static int add_zero(struct gcov *g, const char *path, const char *rel, void *data _unused_)
+static int add_zero(void *data, const char *path, const char *rel)
 {
+	struct gcov *g = data;
 	_cleanup_free_ char *buf = NULL;
 	size_t len;
 
@@ -188,7 +189,7 @@ int gcov_reset(struct gcov *g)
 	if (r < 0 || g->have_zeros)
 		return r;
 	for (size_t i = 0; i < g->n; i++) {
-		r = walk(g, g->found[i], g->dirs[i], add_zero, NULL, 16);
+		r = gcov_walk_gcda(g->found[i], g->dirs[i], add_zero, g, 16);
 		if (r < 0)
 			return r;
 	}
@@ -198,13 +199,15 @@ int gcov_reset(struct gcov *g)
 }
 
 struct save {
+	struct gcov *g;
 	const char *dest;
 	unsigned files;
 };
 
-static int save_one(struct gcov *g, const char *path, const char *rel, void *data)
+static int save_one(void *data, const char *path, const char *rel)
 {
 	struct save *s = data;
+	struct gcov *g = s->g;
 	_cleanup_free_ char *buf = NULL;
 	struct zero key = { (char *)rel, 0 }, *z;
 	char out[PATH_MAX * 2];
@@ -231,11 +234,11 @@ static int save_one(struct gcov *g, const char *path, const char *rel, void *dat
 
 int gcov_save(struct gcov *g, const char *dest, unsigned *ret_files)
 {
-	struct save s = { dest, 0 };
+	struct save s = { g, dest, 0 };
 	int r = 0;
 
 	for (size_t i = 0; r >= 0 && i < g->n; i++)
-		r = walk(g, g->found[i], g->dirs[i], save_one, &s, 16);
+		r = gcov_walk_gcda(g->found[i], g->dirs[i], save_one, &s, 16);
 	*ret_files = s.files;
 	return r;
 }
