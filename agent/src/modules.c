@@ -137,44 +137,60 @@ static void want_alias(struct modules *m, const char *alias, const char *const *
 	}
 }
 
-int modules_wanted_by_devices(struct modules *m, const char *const *names, size_t n, bool *want)
+/*
+ * A virtio PCI function (vendor 0x1af4) becomes a virtio device of a type
+ * known now (device 0x1040 + type, or a transitional one's subsystem id)
+ * once virtio_pci binds it: the driver that device will want is wanted
+ * too, so that it loads alongside virtio_pci instead of a round later.
+ */
+static void want_virtio_alias(struct modules *m, const char *alias, const char *const *names, size_t n,
+			      bool *want)
 {
-	char buses[PATH_MAX];
-	DIR *bd;
-	struct dirent *be;
+	unsigned dev, svendor, sdev, type = 0;
+	char virtio[40];
+
+	if (sscanf(alias, "pci:v00001AF4d%8xsv%8xsd%8x", &dev, &svendor, &sdev) != 3)
+		return;
+	if (dev >= 0x1040 && dev <= 0x107f)
+		type = dev - 0x1040;
+	else if (dev >= 0x1000 && dev <= 0x103f)
+		type = sdev;
+	if (type == 0)
+		return;
+	snprintf(virtio, sizeof(virtio), "virtio:d%08Xv%08X", type, svendor);
+	want_alias(m, virtio, names, n, want);
+}
+
+int modules_wanted_by_devices(struct modules *m, const char *const *buses, const char *const *names, size_t n,
+			      bool *want)
+{
 	int count = 0;
 
 	for (size_t i = 0; i < n; i++)
 		want[i] = false;
 	if (!m->have_index)
 		return 0;
-	if (sysroot_path(buses, sizeof(buses), "/sys/bus") < 0)
-		return -ENAMETOOLONG;
-	bd = opendir(buses);
-	if (!bd)
-		return -errno;
-	while ((be = readdir(bd))) {
+	for (size_t b = 0; buses[b]; b++) {
 		char devs[PATH_MAX];
 		DIR *dd;
 		struct dirent *de;
 
-		if (be->d_name[0] == '.' ||
-		    snprintf(devs, sizeof(devs), "%s/%s/devices", buses, be->d_name) >= (int)sizeof(devs))
-			continue;
+		if (sysroot_path(devs, sizeof(devs), "/sys/bus/%s/devices", buses[b]) < 0)
+			return -ENAMETOOLONG;
 		dd = opendir(devs);
 		while (dd && (de = readdir(dd))) {
 			_cleanup_free_ char *alias = NULL;
 
-			if (de->d_name[0] != '.' &&
-			    sysroot_read_line(&alias, "/sys/bus/%s/devices/%s/modalias", be->d_name,
-					      de->d_name) == 0 &&
-			    *alias)
-				want_alias(m, alias, names, n, want);
+			if (de->d_name[0] == '.' ||
+			    sysroot_read_line(&alias, "/sys/bus/%s/devices/%s/modalias", buses[b], de->d_name) < 0 ||
+			    !*alias)
+				continue;
+			want_alias(m, alias, names, n, want);
+			want_virtio_alias(m, alias, names, n, want);
 		}
 		if (dd)
 			closedir(dd);
 	}
-	closedir(bd);
 	for (size_t i = 0; i < n; i++)
 		count += want[i];
 	return count;

@@ -69,11 +69,13 @@ int modules_batch_wait(struct modules_batch *b);
 
 /*
  * Which of names[] a device present now wants: a device under
- * <sysroot>/sys/bus/<bus>/devices/ whose modalias the module index maps to
- * that module, as udev's coldplug would. Sets want[i]; returns how many are
- * wanted, 0 without an index, or -errno.
+ * <sysroot>/sys/bus/<bus>/devices/ (bus in the NULL-terminated buses[])
+ * whose modalias the module index maps to that module, as udev's coldplug
+ * would; a virtio PCI function also wants its virtio device's driver. Sets
+ * want[i]; returns how many are wanted, 0 without an index, or -errno.
  */
-int modules_wanted_by_devices(struct modules *m, const char *const *names, size_t n, bool *want);
+int modules_wanted_by_devices(struct modules *m, const char *const *buses, const char *const *names, size_t n,
+			      bool *want);
 
 /* Whether name was recorded as usable (loaded, already loaded, built in). */
 bool modules_usable(const struct modules *m, const char *name);

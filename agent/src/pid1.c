@@ -15,6 +15,7 @@
 #include "runner.h"
 #include "session.h"
 #include "switchroot.h"
+#include "udev.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/sysroot.h"
@@ -282,6 +283,9 @@ static const char *const driver_modules[] = {
 	"virtio_pci", "virtio_blk", "virtio_scsi", "sd_mod", "nvme", "nfit", "nd_pmem",
 };
 
+/* The buses those drivers bind on: other buses' devices need not be looked up. */
+static const char *const driver_buses[] = { "pci", "virtio", "acpi", "scsi", "nd", NULL };
+
 /* Drivers that find their disks after their probe returns: the inventory waits for those. */
 static const char *const async_drivers[] = { "virtio_scsi", "sd_mod", "nvme", "nfit", "nd_pmem" };
 
@@ -356,7 +360,7 @@ static void load_driver_modules(void)
 		return;
 	}
 	for (int round = 0; round < 3; round++) {
-		if (modules_wanted_by_devices(g.mods, driver_modules, ARRAY_SIZE(driver_modules), want) < 0)
+		if (modules_wanted_by_devices(g.mods, driver_buses, driver_modules, ARRAY_SIZE(driver_modules), want) < 0)
 			break;
 		for (size_t c = 0; c < ARRAY_SIZE(driver_companions); c++) {
 			size_t a = driver_index(driver_companions[c].module);
@@ -396,8 +400,8 @@ static void switch_root(long started)
 	static const struct module_request fs[] = { { "ext4", true } };
 	const char *targets[ARRAY_SIZE(early_mounts)];
 	struct modules_batch *batch = NULL;
-	char env[256], err[512];
-	char *const envp[] = { env, NULL };
+	char env[256], udev_env[64], err[512];
+	char *envp[] = { env, NULL, NULL };
 	int r;
 
 	for (size_t i = 0; i < ARRAY_SIZE(early_mounts); i++)
@@ -415,7 +419,18 @@ static void switch_root(long started)
 		if (modules_usable(g.mods, driver_modules[i]) && strlen(env) + 32 < sizeof(env))
 			snprintf(env + strlen(env), sizeof(env) - strlen(env), "%s+", driver_modules[i]);
 	log_info("switching to the root disk %s", g.cfg.root);
-	r = switchroot_enter(g.cfg.root, 10000, targets, ARRAY_SIZE(targets), envp, err, sizeof(err));
+	r = switchroot_enter(g.cfg.root, 10000, targets, ARRAY_SIZE(targets), err, sizeof(err));
+	if (r == 0) {
+		/* udev's start is the longest step of the next stage: it goes now */
+		const char *udevd = udev_find_daemon();
+		int fd;
+
+		if (g.cfg.udev != UDEV_OFF && udevd && udev_begin(udevd, 40000, true, &fd) == 0) {
+			snprintf(udev_env, sizeof(udev_env), UDEV_FD_ENV "=%d", fd);
+			envp[1] = udev_env;
+		}
+		r = switchroot_exec(envp, err, sizeof(err));
+	}
 	pid1_fatal("fsagent.root=%s: %s (%s)", g.cfg.root, err, strerror(-r));
 }
 
@@ -534,100 +549,51 @@ static void wait_devices_settled(void)
 	record_error("devices still changing after 5 s, going on");
 }
 
-static const char *find_udevd(void)
-{
-	static const char *const paths[] = { "/lib/systemd/systemd-udevd",
-					     "/usr/lib/systemd/systemd-udevd" };
-	struct stat st;
-
-	for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
-		if (stat(paths[i], &st) == 0)
-			return paths[i];
-	return NULL;
-}
-
 /*
- * udev starts first thing and settles while the drivers, the inventory and
- * the results disk get done: a helper process runs udevd --daemon, the
- * trigger and the settle, and reports over a pipe (its own children are
- * its to reap, so PID 1's zombie sweeps cannot take them).
+ * udev starts as early as it can and settles while the drivers, the
+ * inventory and the results disk get done (see udev.h): the initramfs stage
+ * starts it once the root disk is / and hands the helper's pipe over.
  */
-static struct {
-	int fd; /* the helper's report, or -1 */
-} udev = { -1 };
-
-struct udev_report {
-	int error; /* -errno, or the failed step's exit status */
-	long settled_ms;
-};
+static int udev_fd = -1;
 
 static void udev_start(void)
 {
-	const char *udevd = find_udevd();
-	int fds[2];
-	pid_t pid;
+	const char *udevd = udev_find_daemon();
+	int r;
 
+	if (udev_fd >= 0)
+		return; /* the initramfs stage's helper */
 	if (g.cfg.udev == UDEV_OFF || !udevd) {
 		if (g.cfg.udev == UDEV_ON)
 			record_error("fsagent.udev=1 but systemd-udevd is not in the image");
 		g.udev = json_pack("{s:b}", "used", false);
 		return;
 	}
-	if (pipe2(fds, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
-		record_error("udev start failed (%s), going on without it", strerror(errno));
+	r = udev_begin(udevd, 40000, false, &udev_fd);
+	if (r < 0) {
+		record_error("udev start failed (%s), going on without it", strerror(-r));
 		g.udev = json_pack("{s:b, s:s}", "used", false, "error", "start failed");
-		return;
 	}
-	if (pid == 0) {
-		const char *const daemon[] = { udevd, "--daemon", NULL };
-		/*
-		 * Block devices only: their by-id links and device-mapper rules
-		 * are what tests use, and replaying every device's events (ACPI,
-		 * PCI, input, ...) cost seconds under TCG.
-		 */
-		const char *const trig_dev[] = { "udevadm", "trigger", "--type=devices", "--action=add",
-						 "--subsystem-match=block", "--settle", NULL };
-		struct udev_report rep = { 0, 0 };
-		int st = 0;
-
-		close(fds[0]);
-		rep.error = proc_run(daemon, 10000, &st);
-		/* --settle waits for the events it triggered: one exec less than udevadm settle */
-		if (rep.error == 0 && st == 0)
-			rep.error = proc_run(trig_dev, 40000, &st);
-		if (rep.error == 0)
-			rep.error = st;
-		rep.settled_ms = boottime_ms();
-		if (write(fds[1], &rep, sizeof(rep)) < 0)
-			_exit(1);
-		_exit(0);
-	}
-	close(fds[1]);
-	udev.fd = fds[0];
 }
 
 static void udev_wait(void)
 {
-	struct udev_report rep;
-	ssize_t n;
+	const char *what = NULL;
+	long settled = 0;
+	int r;
 
-	if (udev.fd < 0)
+	if (udev_fd < 0)
 		return;
-	do
-		n = read(udev.fd, &rep, sizeof(rep));
-	while (n < 0 && errno == EINTR);
-	close(udev.fd);
-	udev.fd = -1;
-	if (n != sizeof(rep) || rep.error != 0) {
-		record_error("udev start failed (%s), going on without it",
-			     n != sizeof(rep) ? "no report"
-			     : rep.error < 0  ? strerror(-rep.error)
-					      : "a step exited non-zero");
+	r = udev_end(udev_fd, &settled, &what);
+	udev_fd = -1;
+	if (r < 0) {
+		record_error("udev start failed (%s: %s), going on without it", what,
+			     r == -ECHILD ? "exited non-zero" : strerror(-r));
 		g.udev = json_pack("{s:b, s:s}", "used", false, "error", "start failed");
 		return;
 	}
 	g.udev = json_pack("{s:b}", "used", true);
-	mark_at("udev_settled", rep.settled_ms);
+	mark_at("udev_settled", settled);
 }
 
 /* Make the /dev/disk/by-id names udev makes (it replaces them with the same). */
@@ -764,7 +730,9 @@ static void mount_results(void)
 
 	if (!res)
 		return;
-	r = mount_device(res->dev->devnode, RESULTS_MNT, res->dev->fstype, "noatime");
+	/* ext4 made by mkfs on a file: no inode table zeroing in the background during the run */
+	r = mount_device(res->dev->devnode, RESULTS_MNT, res->dev->fstype,
+			 res->dev->fstype && streq(res->dev->fstype, "ext4") ? "noatime,noinit_itable" : "noatime");
 	if (r < 0) {
 		record_error("mount results disk '%s' failed: %s", res->dev->devnode, strerror(-r));
 		return;
@@ -800,6 +768,10 @@ _noreturn_ void pid1_main(void)
 			mark_at("initramfs_start", start);
 			mark_at("switch_root", sw);
 		}
+		/* its udev helper's pipe, if it started one */
+		stage1 = getenv(UDEV_FD_ENV);
+		if (stage1 && sscanf(stage1, "%d", &udev_fd) == 1 && fcntl(udev_fd, F_SETFD, FD_CLOEXEC) < 0)
+			udev_fd = -1;
 	}
 	mark("fsagent_start");
 	g.errors = json_array();
@@ -829,10 +801,13 @@ _noreturn_ void pid1_main(void)
 		pid1_fatal("stopped by %s during early boot", g.stop_reason);
 
 	uname(&u);
-	open_modules(u.release);
-	if (g.cfg.root && switchroot_on_initramfs(""))
+	if (g.cfg.root && switchroot_on_initramfs("")) {
+		open_modules(u.release);
 		switch_root(g.timeline[0].ms);
+	}
+	/* udev's start is the longest step from here: it goes first */
 	udev_start();
+	open_modules(u.release);
 	if (g.mods)
 		load_driver_modules();
 	start_other_modules(cmdline);

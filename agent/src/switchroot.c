@@ -90,12 +90,11 @@ static char *find_device(const char *spec, char **ret_type)
 	return dev;
 }
 
-int switchroot_enter(const char *spec, unsigned timeout_ms, const char *const *mounts, size_t n,
-		     char *const *env, char *err, size_t es)
+int switchroot_enter(const char *spec, unsigned timeout_ms, const char *const *mounts, size_t n, char *err,
+		     size_t es)
 {
 	const struct timespec step = { 0, 50 * 1000000 };
 	_cleanup_free_ char *dev = NULL, *type = NULL;
-	char *const argv[] = { (char *)SWITCHROOT_INIT, NULL };
 	struct stat st;
 
 	for (unsigned waited = 0;; waited += 50) {
@@ -112,7 +111,9 @@ int switchroot_enter(const char *spec, unsigned timeout_ms, const char *const *m
 		snprintf(err, es, "mkdir '%s' failed: %s", NEWROOT, strerror(errno));
 		return -errno;
 	}
-	if (mount(dev, NEWROOT, type ? type : "ext4", MS_NOATIME, NULL) < 0) {
+	/* ext4: no inode table zeroing in the background (the image's resize left some) */
+	if (mount(dev, NEWROOT, type ? type : "ext4", MS_NOATIME,
+		  !type || streq(type, "ext4") ? "noinit_itable" : NULL) < 0) {
 		int e = errno;
 
 		snprintf(err, es, "mount root disk '%s' (%s, %s) failed: %s", dev, spec, type ? type : "ext4?",
@@ -148,6 +149,13 @@ int switchroot_enter(const char *spec, unsigned timeout_ms, const char *const *m
 		snprintf(err, es, "move root disk '%s' over / failed: %s", dev, strerror(e));
 		return -e;
 	}
+	return 0;
+}
+
+int switchroot_exec(char *const *env, char *err, size_t es)
+{
+	char *const argv[] = { (char *)SWITCHROOT_INIT, NULL };
+
 	execve(SWITCHROOT_INIT, argv, env);
 	snprintf(err, es, "exec %s on the root disk failed: %s", SWITCHROOT_INIT, strerror(errno));
 	return -errno;

@@ -23,8 +23,12 @@ bool switchroot_on_initramfs(const char *sysroot);
 
 /*
  * Find spec's device (waiting up to timeout_ms for it to appear), mount it
- * read-write, move the early mounts in mounts[0..n) onto it, move it over /
- * and exec SWITCHROOT_INIT with env. Returns only on failure: -errno with err saying what failed.
+ * read-write, check it has SWITCHROOT_INIT, move the early mounts in
+ * mounts[0..n) onto it and move it over /. Returns 0, or -errno with err
+ * saying what failed.
  */
-int switchroot_enter(const char *spec, unsigned timeout_ms, const char *const *mounts, size_t n,
-		     char *const *env, char *err, size_t errsize);
+int switchroot_enter(const char *spec, unsigned timeout_ms, const char *const *mounts, size_t n, char *err,
+		     size_t errsize);
+
+/* Exec SWITCHROOT_INIT with env. Returns only on failure: -errno with err saying why. */
+int switchroot_exec(char *const *env, char *err, size_t errsize);

@@ -98,22 +98,60 @@ static void test_wanted_by_devices(void **state)
 {
 	/* the captured VM: a virtio-blk PCI function, its virtio device, an ISA bridge */
 	const char *const names[] = { "virtio_pci", "virtio-blk", "nvme", "virtio_scsi" };
+	const char *const all[] = { "pci", "virtio", "nd", NULL }, *const pci[] = { "pci", NULL };
+	const char *const virtio[] = { "virtio", NULL }, *const none[] = { NULL };
 	bool want[4];
 	struct modules *m = NULL;
 
 	(void)state;
 	assert_int_equal(sysroot_set(SYSROOT_DEBIAN), 0);
 	assert_int_equal(modules_new(SYSROOT_DEBIAN, "6.1.0-57-amd64", &m), 0);
-	assert_int_equal(modules_wanted_by_devices(m, names, 4, want), 2);
+	assert_int_equal(modules_wanted_by_devices(m, all, names, 4, want), 2);
 	assert_true(want[0]);
 	assert_true(want[1]);
 	assert_false(want[2]);
 	assert_false(want[3]);
+	/* the PCI function alone already wants its virtio device's driver */
+	assert_int_equal(modules_wanted_by_devices(m, pci, names, 4, want), 2);
+	assert_true(want[0] && want[1]);
+	/* only the buses asked for are looked at */
+	assert_int_equal(modules_wanted_by_devices(m, virtio, names, 4, want), 1);
+	assert_true(want[1]);
+	assert_false(want[0]);
+	assert_int_equal(modules_wanted_by_devices(m, none, names, 4, want), 0);
 	modules_free(m);
 	/* no index (everything built in): nothing to load */
 	assert_int_equal(modules_new("/nonexistent", "6.1.0", &m), 0);
-	assert_int_equal(modules_wanted_by_devices(m, names, 4, want), 0);
+	assert_int_equal(modules_wanted_by_devices(m, all, names, 4, want), 0);
 	assert_false(want[0]);
+	modules_free(m);
+	sysroot_set(NULL);
+}
+
+/* A modern (non-transitional) virtio-blk function: device 0x1040 + 2. */
+static void test_wanted_by_modern_virtio(void **state)
+{
+	const char *const names[] = { "virtio_pci", "virtio_scsi", "virtio_blk" };
+	const char *const pci[] = { "pci", NULL };
+	char path[256];
+	struct modules *m = NULL;
+	bool want[3];
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "mkdir -p %s/sys/bus/pci/devices/0000:00:05.0", unit_dir);
+	assert_int_equal(system(path), 0);
+	snprintf(path, sizeof(path), "%s/sys/bus/pci/devices/0000:00:05.0/modalias", unit_dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("pci:v00001AF4d00001042sv00001AF4sd00001100bc01sc00i00\n", f);
+	fclose(f);
+	assert_int_equal(sysroot_set(unit_dir), 0);
+	assert_int_equal(modules_new(SYSROOT_DEBIAN, "6.1.0-57-amd64", &m), 0);
+	assert_int_equal(modules_wanted_by_devices(m, pci, names, 3, want), 2);
+	assert_true(want[0]);
+	assert_false(want[1]);
+	assert_true(want[2]);
 	modules_free(m);
 	sysroot_set(NULL);
 }
@@ -126,6 +164,7 @@ int main(void)
 		cmocka_unit_test(test_builtin_from_kconfig),
 		cmocka_unit_test(test_load_all_order),
 		cmocka_unit_test(test_wanted_by_devices),
+		cmocka_unit_test_setup_teardown(test_wanted_by_modern_virtio, unit_mkdtemp, unit_rmdir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
