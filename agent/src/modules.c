@@ -374,6 +374,19 @@ int modules_load(struct modules *m, const char *name, bool required)
 	return outcome_to_errno(o);
 }
 
+int modules_note_loaded(struct modules *m, const char *name)
+{
+	struct module_outcome *o = grow(m, 1);
+
+	if (!o)
+		return -ENOMEM;
+	memset(o, 0, sizeof(*o));
+	snprintf(o->name, sizeof(o->name), "%s", name);
+	o->status = MODULE_ALREADY;
+	m->n++;
+	return 0;
+}
+
 struct modules_batch {
 	struct modules *m;
 	const struct module_request *reqs;

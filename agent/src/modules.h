@@ -42,6 +42,12 @@ bool modules_have_index(const struct modules *m);
  */
 int modules_load(struct modules *m, const char *name, bool required);
 
+/*
+ * Record name as already loaded (by an earlier boot stage that checked it)
+ * without looking it up. Returns 0 or -ENOMEM.
+ */
+int modules_note_loaded(struct modules *m, const char *name);
+
 struct module_request {
 	const char *name;
 	bool required;

@@ -350,7 +350,7 @@ static void load_driver_modules(void)
 
 		for (char *t = strtok_r(stage1_drivers, "+", &save); t; t = strtok_r(NULL, "+", &save))
 			if (driver_index(t) < ARRAY_SIZE(driver_modules))
-				modules_load(g.mods, t, false);
+				modules_note_loaded(g.mods, t);
 		return;
 	}
 	if (!modules_have_index(g.mods)) {
@@ -791,6 +791,15 @@ _noreturn_ void pid1_main(void)
 		config_parse_cmdline("", &g.cfg, NULL, 0);
 	}
 	log_setup(g.console >= 0 ? g.console : STDERR_FILENO, (enum log_level)g.cfg.loglevel);
+
+	uname(&u);
+	/* the initramfs stage does only what finding the root disk needs */
+	if (g.cfg.root && switchroot_on_initramfs("")) {
+		open_modules(u.release);
+		switch_root(g.timeline[0].ms);
+	}
+	/* udev's start is the longest step from here: it goes first */
+	udev_start();
 	if (sethostname(g.cfg.hostname ? g.cfg.hostname : "fsagent",
 			strlen(g.cfg.hostname ? g.cfg.hostname : "fsagent")) < 0)
 		record_error("set hostname failed: %s", strerror(errno));
@@ -799,14 +808,6 @@ _noreturn_ void pid1_main(void)
 		record_error("bring up 'lo' failed: %s", strerror(-r));
 	if (poll_signals())
 		pid1_fatal("stopped by %s during early boot", g.stop_reason);
-
-	uname(&u);
-	if (g.cfg.root && switchroot_on_initramfs("")) {
-		open_modules(u.release);
-		switch_root(g.timeline[0].ms);
-	}
-	/* udev's start is the longest step from here: it goes first */
-	udev_start();
 	open_modules(u.release);
 	if (g.mods)
 		load_driver_modules();

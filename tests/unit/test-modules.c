@@ -94,6 +94,23 @@ static void test_load_all_order(void **state)
 	modules_free(m);
 }
 
+static void test_note_loaded(void **state)
+{
+	struct modules *m = NULL;
+	json_t *j;
+
+	(void)state;
+	/* no index needed: an earlier stage loaded it */
+	assert_int_equal(modules_new("/nonexistent", "6.1.0", &m), 0);
+	assert_int_equal(modules_note_loaded(m, "virtio_blk"), 0);
+	assert_true(modules_usable(m, "virtio-blk"));
+	assert_false(modules_usable(m, "nvme"));
+	j = modules_to_json(m);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(j, 0), "status")), "already-loaded");
+	json_decref(j);
+	modules_free(m);
+}
+
 static void test_wanted_by_devices(void **state)
 {
 	/* the captured VM: a virtio-blk PCI function, its virtio device, an ISA bridge */
@@ -163,6 +180,7 @@ int main(void)
 		cmocka_unit_test(test_no_directory),
 		cmocka_unit_test(test_builtin_from_kconfig),
 		cmocka_unit_test(test_load_all_order),
+		cmocka_unit_test(test_note_loaded),
 		cmocka_unit_test(test_wanted_by_devices),
 		cmocka_unit_test_setup_teardown(test_wanted_by_modern_virtio, unit_mkdtemp, unit_rmdir),
 	};
