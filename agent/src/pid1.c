@@ -71,11 +71,16 @@ static long boottime_ms(void)
 
 static _noreturn_ void pid1_fatal(const char *fmt, ...) _printf_(1, 2);
 
+/* Add an event to the timeline, kept in time order: udev's comes when it is read. */
 static void mark_at(const char *event, long ms)
 {
 	if (g.n_events < MAX_EVENTS) {
-		g.timeline[g.n_events].event = event;
-		g.timeline[g.n_events].ms = ms;
+		size_t i = g.n_events;
+
+		for (; i > 0 && g.timeline[i - 1].ms > ms; i--)
+			g.timeline[i] = g.timeline[i - 1];
+		g.timeline[i].event = event;
+		g.timeline[i].ms = ms;
 		g.n_events++;
 	}
 	log_info("%s at %ld ms", event, ms);
@@ -597,6 +602,16 @@ static void udev_wait(void)
 	mark_at("udev_settled", settled);
 }
 
+/* udev settled (the session reads its plan meanwhile) and PID 1's priority back. */
+static void devices_settle(void)
+{
+	if (udev_fd < 0)
+		return;
+	udev_wait();
+	if (setpriority(PRIO_PROCESS, 0, 0) < 0)
+		record_error("restore PID 1's priority failed: %s", strerror(errno));
+}
+
 /* Make the /dev/disk/by-id names udev makes (it replaces them with the same). */
 static void make_by_id_links(void)
 {
@@ -839,9 +854,6 @@ _noreturn_ void pid1_main(void)
 	if (poll_signals())
 		pid1_fatal("stopped by %s while loading modules", g.stop_reason);
 	mount_results();
-	udev_wait();
-	if (setpriority(PRIO_PROCESS, 0, 0) < 0)
-		record_error("restore PID 1's priority failed: %s", strerror(errno));
 	mark("devices_ready");
 
 	if (g.cfg_error[0])
@@ -857,7 +869,9 @@ _noreturn_ void pid1_main(void)
 
 	/* caps.json first: whatever the run does, the inventory is on the disk */
 	write_documents(NULL, false);
-	r = session_run(&g.cfg, &g.inv, RESULTS_MNT, session_summary, sizeof(session_summary));
+	r = session_run(&g.cfg, &g.inv, RESULTS_MNT, devices_settle, session_summary, sizeof(session_summary));
+	/* no run (or none that got that far): settled all the same */
+	devices_settle();
 	mark("run_done");
 	if (r < 0)
 		pid1_fatal("run: %s", session_summary);

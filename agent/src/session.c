@@ -220,8 +220,8 @@ static int prepare(void *data, const struct run_config *rc, char *why, size_t si
 	return r;
 }
 
-int session_run(const struct boot_config *cfg, struct inventory *inv, const char *results, char *summary,
-		size_t ss)
+int session_run(const struct boot_config *cfg, struct inventory *inv, const char *results, void (*settle)(void),
+		char *summary, size_t ss)
 {
 	struct expunge_list expunges = { 0 };
 	json_t *durations = NULL;
@@ -346,6 +346,9 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 	bundle_write(&b);
 	progress_write(&s.pg, true);
 	fileio_write_atomic(cur, run_id, strlen(run_id));
+	/* the plan is read and the bundle begun: the devices must be settled from here */
+	if (settle)
+		settle();
 	{
 		char **caps = inventory_cap_names(inv);
 		struct run_opts ro = { .fstests = fstests, .results = results, .sysrq = true, .plan = &plan, .expunges = &expunges,
