@@ -582,6 +582,10 @@ static void udev_start(void)
 	}
 }
 
+/*
+ * Wait for udev to settle (the session reads its plan meanwhile) and give
+ * PID 1 its priority back; once, whoever calls first.
+ */
 static void udev_wait(void)
 {
 	const char *what = NULL;
@@ -592,6 +596,8 @@ static void udev_wait(void)
 		return;
 	r = udev_end(udev_fd, &settled, &what);
 	udev_fd = -1;
+	if (setpriority(PRIO_PROCESS, 0, 0) < 0)
+		record_error("restore PID 1's priority failed: %s", strerror(errno));
 	if (r < 0) {
 		record_error("udev start failed (%s: %s), going on without it", what,
 			     r == -ECHILD ? "exited non-zero" : strerror(-r));
@@ -600,16 +606,6 @@ static void udev_wait(void)
 	}
 	g.udev = json_pack("{s:b}", "used", true);
 	mark_at("udev_settled", settled);
-}
-
-/* udev settled (the session reads its plan meanwhile) and PID 1's priority back. */
-static void devices_settle(void)
-{
-	if (udev_fd < 0)
-		return;
-	udev_wait();
-	if (setpriority(PRIO_PROCESS, 0, 0) < 0)
-		record_error("restore PID 1's priority failed: %s", strerror(errno));
 }
 
 /* Make the /dev/disk/by-id names udev makes (it replaces them with the same). */
@@ -869,9 +865,9 @@ _noreturn_ void pid1_main(void)
 
 	/* caps.json first: whatever the run does, the inventory is on the disk */
 	write_documents(NULL, false);
-	r = session_run(&g.cfg, &g.inv, RESULTS_MNT, devices_settle, session_summary, sizeof(session_summary));
+	r = session_run(&g.cfg, &g.inv, RESULTS_MNT, udev_wait, session_summary, sizeof(session_summary));
 	/* no run (or none that got that far): settled all the same */
-	devices_settle();
+	udev_wait();
 	mark("run_done");
 	if (r < 0)
 		pid1_fatal("run: %s", session_summary);

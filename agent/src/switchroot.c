@@ -111,7 +111,7 @@ int switchroot_enter(const char *spec, unsigned timeout_ms, const char *const *m
 		snprintf(err, es, "mkdir '%s' failed: %s", NEWROOT, strerror(errno));
 		return -errno;
 	}
-	/* ext4: no inode table zeroing in the background (the image's resize left some) */
+	/* ext4: no inode table zeroing in the background (mke2fs on a file leaves it to the kernel) */
 	if (mount(dev, NEWROOT, type ? type : "ext4", MS_NOATIME,
 		  !type || streq(type, "ext4") ? "noinit_itable" : NULL) < 0) {
 		int e = errno;
