@@ -226,8 +226,7 @@ int device_udev_id_name(const struct device *d, char *buf, size_t size)
 	return 0;
 }
 
-/* major:minor of mounted block devices from mountinfo; root's separately. */
-static void mark_mounted(struct device_list *l)
+void devices_mark_mounted(struct device_list *l)
 {
 	_cleanup_free_ char *mi = NULL;
 
@@ -401,7 +400,7 @@ int devices_scan(struct device_list *ret)
 	}
 	if (l.n)
 		qsort(l.v, l.n, sizeof(*l.v), cmp_name);
-	mark_mounted(&l);
+	devices_mark_mounted(&l);
 	*ret = l;
 	return 0;
 }

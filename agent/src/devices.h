@@ -56,6 +56,13 @@ struct device_list {
  * Returns 0 or -errno (/sys/block unreadable, allocation failure).
  */
 int devices_scan(struct device_list *ret);
+
+/*
+ * Mark the devices (or their partitions) mounted now, from mountinfo, and
+ * the one mounted on / as the root; devices_scan does this, and a scan
+ * made before the root disk was mounted is brought up to date with it.
+ */
+void devices_mark_mounted(struct device_list *l);
 void device_list_release(struct device_list *l);
 
 /* Whether anything (filesystem, RAID/LVM member, partition table, partitions) is on d. */

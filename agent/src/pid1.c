@@ -397,49 +397,6 @@ static void open_modules(const char *release)
 			     strerror(-r));
 }
 
-/*
- * fsagent.root= from the initramfs: load the root's filesystem, find the
- * disk, and go on as PID 1 of the root disk. Returns only on failure.
- */
-static void switch_root(long started)
-{
-	static const struct module_request fs[] = { { "ext4", true } };
-	const char *targets[ARRAY_SIZE(early_mounts)];
-	struct modules_batch *batch = NULL;
-	char env[256], udev_env[64], err[512];
-	char *envp[] = { env, NULL, NULL };
-	int r;
-
-	for (size_t i = 0; i < ARRAY_SIZE(early_mounts); i++)
-		targets[i] = early_mounts[i].target;
-	/* the root's filesystem loads while the disks are probed */
-	if (g.mods && modules_batch_start(g.mods, fs, ARRAY_SIZE(fs), 1, &batch) < 0)
-		batch = NULL;
-	if (g.mods)
-		load_driver_modules();
-	if (batch)
-		modules_batch_wait(batch);
-	snprintf(env, sizeof(env), SWITCHROOT_ENV "=%ld,%ld,", started, boottime_ms());
-	/* the drivers this stage loaded: the next one records them instead of probing again */
-	for (size_t i = 0; g.mods && i < ARRAY_SIZE(driver_modules); i++)
-		if (modules_usable(g.mods, driver_modules[i]) && strlen(env) + 32 < sizeof(env))
-			snprintf(env + strlen(env), sizeof(env) - strlen(env), "%s+", driver_modules[i]);
-	log_info("switching to the root disk %s", g.cfg.root);
-	r = switchroot_enter(g.cfg.root, 10000, targets, ARRAY_SIZE(targets), err, sizeof(err));
-	if (r == 0) {
-		/* udev's start is the longest step of the next stage: it goes now */
-		const char *udevd = udev_find_daemon();
-		int fd;
-
-		if (g.cfg.udev != UDEV_OFF && udevd && udev_begin(udevd, 40000, true, &fd) == 0) {
-			snprintf(udev_env, sizeof(udev_env), UDEV_FD_ENV "=%d", fd);
-			envp[1] = udev_env;
-		}
-		r = switchroot_exec(envp, err, sizeof(err));
-	}
-	pid1_fatal("fsagent.root=%s: %s (%s)", g.cfg.root, err, strerror(-r));
-}
-
 /* Filesystems (ext4 for the results disk, the run's), in the background. */
 static void start_other_modules(const char *cmdline)
 {
@@ -606,6 +563,64 @@ static void udev_wait(void)
 	}
 	g.udev = json_pack("{s:b}", "used", true);
 	mark_at("udev_settled", settled);
+}
+
+/*
+ * fsagent.root= from the initramfs: load the root's filesystem, find the
+ * disk, and go on as PID 1 of the root disk, with udev starting there. While
+ * ext4 loads (the longest step here, a CPU idle meanwhile) the inventory is
+ * built: every disk is there. Returns when this process goes on as the
+ * root's PID 1 (its /sbin/fsagent is this build); execs it otherwise.
+ */
+static void switch_root(long started)
+{
+	static const struct module_request fs[] = { { "ext4", true } };
+	const char *targets[ARRAY_SIZE(early_mounts)];
+	struct modules_batch *batch = NULL;
+	char env[256], udev_env[64], err[512];
+	char *envp[] = { env, NULL, NULL };
+	const char *udevd;
+	int r, fd;
+
+	for (size_t i = 0; i < ARRAY_SIZE(early_mounts); i++)
+		targets[i] = early_mounts[i].target;
+	if (g.mods && modules_batch_start(g.mods, fs, ARRAY_SIZE(fs), 1, &batch) < 0)
+		batch = NULL;
+	if (g.mods)
+		load_driver_modules();
+	wait_devices_settled();
+	g.have_inv = inventory_build(g.mods, &g.cfg, NULL, &g.inv) == 0;
+	if (batch)
+		modules_batch_wait(batch);
+	snprintf(env, sizeof(env), SWITCHROOT_ENV "=%ld,%ld,", started, boottime_ms());
+	/* the drivers this stage loaded: the next one records them instead of probing again */
+	for (size_t i = 0; g.mods && i < ARRAY_SIZE(driver_modules); i++)
+		if (modules_usable(g.mods, driver_modules[i]) && strlen(env) + 32 < sizeof(env))
+			snprintf(env + strlen(env), sizeof(env) - strlen(env), "%s+", driver_modules[i]);
+	log_info("switching to the root disk %s", g.cfg.root);
+	r = switchroot_enter(g.cfg.root, 10000, targets, ARRAY_SIZE(targets), err, sizeof(err));
+	if (r < 0)
+		pid1_fatal("fsagent.root=%s: %s (%s)", g.cfg.root, err, strerror(-r));
+	udevd = udev_find_daemon();
+	if (switchroot_same_init()) {
+		/* the same build: on in this process, the inventory and the drivers' list along */
+		snprintf(stage1_drivers, sizeof(stage1_drivers), "%s", strchr(strchr(env, ',') + 1, ',') + 1);
+		g.timeline[0].event = "initramfs_start";
+		mark("switch_root");
+		if (g.cfg.udev != UDEV_OFF && udevd && udev_begin(udevd, 40000, false, &fd) == 0)
+			udev_fd = fd;
+		return;
+	}
+	/* udev's start is the longest step of the next stage: it goes now */
+	if (g.have_inv)
+		inventory_release(&g.inv);
+	g.have_inv = false;
+	if (g.cfg.udev != UDEV_OFF && udevd && udev_begin(udevd, 40000, true, &fd) == 0) {
+		snprintf(udev_env, sizeof(udev_env), UDEV_FD_ENV "=%d", fd);
+		envp[1] = udev_env;
+	}
+	r = switchroot_exec(envp, err, sizeof(err));
+	pid1_fatal("fsagent.root=%s: %s (%s)", g.cfg.root, err, strerror(-r));
 }
 
 /* Make the /dev/disk/by-id names udev makes (it replaces them with the same). */
@@ -809,6 +824,10 @@ _noreturn_ void pid1_main(void)
 	if (g.cfg.root && switchroot_on_initramfs("")) {
 		open_modules(u.release);
 		switch_root(g.timeline[0].ms);
+		/* on as the root's PID 1: its /etc, its module directory */
+		setup_mtab();
+		modules_free(g.mods);
+		g.mods = NULL;
 	}
 	/* udev's start is the longest step from here: it goes first */
 	udev_start();
@@ -832,15 +851,22 @@ _noreturn_ void pid1_main(void)
 	if (g.mods)
 		load_driver_modules();
 	start_other_modules(cmdline);
-	wait_devices_settled();
+	if (!g.have_inv)
+		wait_devices_settled();
 	mark("drivers_ready");
 
-	r = inventory_build(g.mods, &g.cfg, NULL, &g.inv);
-	if (r < 0) {
-		wait_other_modules();
-		pid1_fatal("inventory failed: %s", strerror(-r));
+	if (g.have_inv) {
+		/* the initramfs stage's inventory: the root disk is mounted now */
+		g.inv.mods = g.mods;
+		devices_mark_mounted(&g.inv.devs);
+	} else {
+		r = inventory_build(g.mods, &g.cfg, NULL, &g.inv);
+		if (r < 0) {
+			wait_other_modules();
+			pid1_fatal("inventory failed: %s", strerror(-r));
+		}
+		g.have_inv = true;
 	}
-	g.have_inv = true;
 	/* the names udev makes too, so that roles given by id resolve before it settles */
 	make_by_id_links();
 	mark("inventory_done");

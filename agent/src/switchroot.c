@@ -152,6 +152,21 @@ int switchroot_enter(const char *spec, unsigned timeout_ms, const char *const *m
 	return 0;
 }
 
+bool switchroot_same_init(void)
+{
+	_cleanup_close_ int self = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int root = open(SWITCHROOT_INIT, O_RDONLY | O_CLOEXEC);
+	char a[4096], b[4096];
+	struct stat sa, sb;
+	ssize_t na, nb;
+
+	if (self < 0 || root < 0 || fstat(self, &sa) < 0 || fstat(root, &sb) < 0 || sa.st_size != sb.st_size)
+		return false;
+	na = pread(self, a, sizeof(a), 0);
+	nb = pread(root, b, sizeof(b), 0);
+	return na > 0 && na == nb && memcmp(a, b, (size_t)na) == 0;
+}
+
 int switchroot_exec(char *const *env, char *err, size_t es)
 {
 	char *const argv[] = { (char *)SWITCHROOT_INIT, NULL };

@@ -3,7 +3,8 @@
  * fsagent as its own initramfs. With fsagent.root=SPEC on the kernel command
  * line while / is still the initramfs, PID 1 finds the root disk (SPEC:
  * LABEL=L, UUID=U or a /dev path, through libblkid), mounts it, moves it
- * over / and execs /sbin/fsagent there, PID 1 again. Debian's initramfs and
+ * over / and goes on there as PID 1: in its own process when the root's
+ * /sbin/fsagent is the same build, else by exec'ing it. Debian's initramfs and
  * systemd cost tens of seconds under TCG; this costs the disk driver's
  * probe. The time the first stage started and switched is handed to the
  * second in the environment for its timeline, with the disk drivers the first
@@ -29,6 +30,13 @@ bool switchroot_on_initramfs(const char *sysroot);
  */
 int switchroot_enter(const char *spec, unsigned timeout_ms, const char *const *mounts, size_t n, char *err,
 		     size_t errsize);
+
+/*
+ * Whether the root's SWITCHROOT_INIT is the running binary: the same size
+ * and the same first page (ELF headers and the build id). The initramfs
+ * stage then goes on in its own process instead of exec'ing it.
+ */
+bool switchroot_same_init(void);
 
 /* Exec SWITCHROOT_INIT with env. Returns only on failure: -errno with err saying why. */
 int switchroot_exec(char *const *env, char *err, size_t errsize);
