@@ -35,14 +35,10 @@ static void make_run(struct bundle *b)
 
 static void append(const char *rel, const char *text)
 {
-	char path[256];
-	FILE *f;
+	char path[200];
 
-	snprintf(path, sizeof(path), "%s/runs/r1/%s", unit_dir, rel);
-	f = fopen(path, "a");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	snprintf(path, sizeof(path), "runs/r1/%s", rel);
+	unit_write_file(path, "a", text);
 }
 
 static int load(json_t **doc, char *err, size_t es)

@@ -153,16 +153,12 @@ static void test_wanted_by_modern_virtio(void **state)
 	char path[256];
 	struct modules *m = NULL;
 	bool want[3];
-	FILE *f;
 
 	(void)state;
 	snprintf(path, sizeof(path), "mkdir -p %s/sys/bus/pci/devices/0000:00:05.0", unit_dir);
 	assert_int_equal(system(path), 0);
-	snprintf(path, sizeof(path), "%s/sys/bus/pci/devices/0000:00:05.0/modalias", unit_dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("pci:v00001AF4d00001042sv00001AF4sd00001100bc01sc00i00\n", f);
-	fclose(f);
+	unit_write_file("sys/bus/pci/devices/0000:00:05.0/modalias", "w",
+			"pci:v00001AF4d00001042sv00001AF4sd00001100bc01sc00i00\n");
 	assert_int_equal(sysroot_set(unit_dir), 0);
 	assert_int_equal(modules_new(SYSROOT_DEBIAN, "6.1.0-57-amd64", &m), 0);
 	assert_int_equal(modules_wanted_by_devices(m, pci, names, 3, want), 2);

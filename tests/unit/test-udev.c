@@ -53,18 +53,6 @@ static void test_event_uuid(void **state)
 	assert_null(udev_event_uuid(buf, n));
 }
 
-static void write_file(const char *rel, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s", unit_dir, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static void read_file(const char *rel, char *buf, size_t size)
 {
 	char path[256];
@@ -98,8 +86,8 @@ static void test_trigger_block(void **state)
 	snprintf(cmd, sizeof(cmd), "mkdir -p %s/sys/class/block/vda %s/sys/class/block/vda1 %s/sys/class/block/vdb",
 		 unit_dir, unit_dir, unit_dir);
 	assert_int_equal(system(cmd), 0);
-	write_file("/sys/class/block/vda/uevent", "");
-	write_file("/sys/class/block/vda1/uevent", "");
+	unit_write_file("sys/class/block/vda/uevent", "w", "");
+	unit_write_file("sys/class/block/vda1/uevent", "w", "");
 	/* vdb went away meanwhile: no uevent file, skipped */
 	assert_int_equal(sysroot_set(unit_dir), 0);
 	assert_int_equal(udev_trigger_block(uuids, 4, &n), 0);

@@ -39,3 +39,16 @@ static inline int unit_rmdir(void **state)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", unit_dir);
 	return system(cmd);
 }
+
+/* Write (mode "w") or append to ("a") unit_dir/rel; the test fails if it cannot. */
+static inline void unit_write_file(const char *rel, const char *mode, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", unit_dir, rel);
+	f = fopen(path, mode);
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
