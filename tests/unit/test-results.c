@@ -11,14 +11,7 @@
 
 static void write_ledger(const char *text)
 {
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/claims.json", unit_dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	unit_write_file("claims.json", "w", text);
 }
 
 static void test_parse(void **state)
