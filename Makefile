@@ -32,8 +32,8 @@ HOST_OBJS := $(SRCS:agent/src/%.c=$(BUILD)/host/%.o)
 HOST_LIB_OBJS := $(LIB_SRCS:agent/src/%.c=$(BUILD)/host/%.o)
 
 STATIC_LIBS := $(DEPS)/lib/libmount.a $(DEPS)/lib/libblkid.a $(DEPS)/lib/libkmod.a \
-	-l:libjansson.a -l:libzstd.a -l:liblzma.a -l:libz.a -lm
-HOST_LIBS := -lmount -lblkid -lkmod -ljansson -lz -lm
+	-l:libext2fs.a -l:libcom_err.a -l:libjansson.a -l:libzstd.a -l:liblzma.a -l:libz.a -lm
+HOST_LIBS := -lmount -lblkid -lkmod -lext2fs -lcom_err -ljansson -lz -lm
 SAN_FLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer)
 
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
@@ -47,7 +47,7 @@ endif
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all check unit vmtest lint bench image clean distclean deps packages test-packages
+.PHONY: all check host-tools unit vmtest lint bench image clean distclean deps packages test-packages
 
 all: $(BUILD)/fsagent
 
@@ -96,6 +96,13 @@ $(BUILD)/host/tests/%.o: tests/unit/%.c | $(BUILD)/.packages-test
 $(BUILD)/host/tests/%: $(BUILD)/host/tests/%.o $(HOST_LIB_OBJS)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(HOST_LIBS) -lcmocka
 
+# test tools that are not unit tests
+$(BUILD)/host/tools/%: tests/host/%.c | $(BUILD)/.packages-build
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) -o $@ $< -lext2fs -lcom_err
+
+host-tools: $(BUILD)/host/tools/mkhostile
+
 unit: $(UNIT_BINS) $(BUILD)/host/fsagent
 	$(Q)tests/run-unit $(UNIT_BINS)
 
@@ -105,7 +112,7 @@ vmtest: $(BUILD)/fsagent $(BUILD)/host/fsagent | $(BUILD)/.packages-test
 lint: | $(BUILD)/.packages-test
 	$(Q)cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \
 		--inline-suppr -D_GNU_SOURCE -Iagent/src \
-		--library=tests/cppcheck-jansson.cfg agent/src tests/unit
+		--library=tests/cppcheck-jansson.cfg agent/src tests/unit tests/host/mkhostile.c
 	$(Q)shellcheck scripts/install-packages scripts/build-deps scripts/build-kernel scripts/debian-kernel \
 		scripts/debian-mirror scripts/fsagent-qemu image/build image/customize image/cloud-disk image/mkinitramfs \
 		tests/run-unit tests/vm/*.sh tests/check tests/vm/run tests/vm/cases/* tests/host/run tests/host/lib.sh \
@@ -128,6 +135,7 @@ bench: $(BUILD)/fsagent $(BUILD)/host/fsagent | $(BUILD)/.packages-test
 	$(Q)tests/bench/image
 	$(Q)tests/bench/compare
 	$(Q)tests/bench/coverage
+	$(Q)tests/bench/extract
 
 clean:
 	rm -rf $(BUILD)/agent $(BUILD)/host $(BUILD)/fsagent $(BUILD)/fsagent.debug $(BUILD)/vm
