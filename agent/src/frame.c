@@ -56,8 +56,20 @@ int frame_extract(const char *log, const char *name, char **ret, size_t *ret_len
 		last = p;
 	if (!last)
 		return -ENOENT;
-	if (sscanf(last + strlen(begin), "%zu crc32=%lx", &want, &crc) != 2)
-		return -EBADMSG;
+	/* the console is the guest's: a length is digits, and no longer than the log */
+	{
+		const char *q = last + strlen(begin);
+		char *end;
+		unsigned long long w;
+
+		if (*q < '0' || *q > '9')
+			return -EBADMSG;
+		errno = 0;
+		w = strtoull(q, &end, 10);
+		if (errno || w > strlen(log) || sscanf(end, " crc32=%lx", &crc) != 1)
+			return -EBADMSG;
+		want = (size_t)w;
+	}
 	out = malloc(want + 2);
 	if (!out)
 		return -ENOMEM;

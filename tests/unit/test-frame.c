@@ -100,6 +100,26 @@ static void test_last_frame_wins(void **state)
 	free(b);
 }
 
+/* The console is the guest's: lengths that would wrap or outgrow the log are refused. */
+static void test_hostile_length(void **state)
+{
+	static const char *const logs[] = {
+		"FSAGENT-BEGIN x len=-1 crc32=00000000\nFSAGENT|x|aaaa\nFSAGENT-END x\n",
+		"FSAGENT-BEGIN x len=-2 crc32=00000000\nFSAGENT|x|aaaa\nFSAGENT-END x\n",
+		"FSAGENT-BEGIN x len=18446744073709551615 crc32=0\nFSAGENT|x|a\nFSAGENT-END x\n",
+		"FSAGENT-BEGIN x len=99999999999999999999999 crc32=0\nFSAGENT-END x\n",
+		"FSAGENT-BEGIN x len=4096 crc32=0\nFSAGENT|x|a\nFSAGENT-END x\n",
+		"FSAGENT-BEGIN x len= 3 crc32=0\nFSAGENT|x|abc\nFSAGENT-END x\n",
+		"FSAGENT-BEGIN x len=3 crc32=\nFSAGENT|x|abc\nFSAGENT-END x\n",
+	};
+	char *out = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++)
+		assert_int_equal(frame_extract(logs[i], "x", &out, NULL), -EBADMSG);
+	assert_null(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -107,6 +127,7 @@ int main(void)
 		cmocka_unit_test(test_interleaved),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_last_frame_wins),
+		cmocka_unit_test(test_hostile_length),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
