@@ -6,6 +6,7 @@
 #include "util/fileio.h"
 #include "util/jscan.h"
 #include "util/macro.h"
+#include "util/strmap.h"
 #include "util/strv.h"
 #include "version.h"
 
@@ -103,6 +104,51 @@ static void count_status(json_t *iteration, const char *status, json_int_t delta
 	json_object_set_new(counts, status, json_integer((n ? json_integer_value(n) : 0) + delta));
 }
 
+static const char *const known_statuses[] = { "pass", "fail", "notrun", "expunged", "timeout", "crash", "error" };
+
+static bool status_known(const char *s)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(known_statuses); i++)
+		if (streq(s, known_statuses[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The rules every reader applies to a record (bundle_scan's scan_line
+ * applies the same to its fields): a test name, a known status, artifact
+ * and coverage paths that stay inside the bundle.
+ */
+static bool record_ok(json_t *rec, char *why, size_t size)
+{
+	json_t *arts = json_object_get(rec, "artifacts"), *cov = json_object_get(rec, "coverage"), *a;
+	const char *dir;
+	size_t i;
+
+	if (!bundle_test_name_ok(json_string_value(json_object_get(rec, "name")))) {
+		snprintf(why, size, "key 'name': not a test name like 'generic/001'");
+		return false;
+	}
+	if (!status_known(json_string_value(json_object_get(rec, "status")))) {
+		snprintf(why, size, "key 'status': not one of pass, fail, notrun, expunged, timeout, crash, error");
+		return false;
+	}
+	if (arts && !json_is_array(arts) && !json_is_null(arts)) {
+		snprintf(why, size, "key 'artifacts': not an array");
+		return false;
+	}
+	json_array_foreach(arts, i, a)
+		if (!json_is_string(a) || !bundle_artifact_ok(json_string_value(a))) {
+			snprintf(why, size, "key 'artifacts': item %zu is not a path under artifacts/", i);
+			return false;
+		}
+	if (cov && (!(dir = json_string_value(json_object_get(cov, "dir"))) || !bundle_rel_path_ok(dir, "coverage"))) {
+		snprintf(why, size, "key 'coverage.dir': not a path under coverage/");
+		return false;
+	}
+	return true;
+}
+
 /*
  * Parse a journal: the records in order of first appearance, a later record
  * of a test replacing the earlier one. A last line without its newline was
@@ -115,6 +161,7 @@ static int parse_journal(const char *text, size_t len, const char *shown, json_t
 	json_auto_t *tests = json_array(), *where = json_object();
 	size_t pos = 0;
 	unsigned lineno = 0;
+	char why[PATH_MAX + 64];
 
 	if (!tests || !where)
 		return -ENOMEM;
@@ -127,11 +174,20 @@ static int parse_journal(const char *text, size_t len, const char *shown, json_t
 		if (!nl)
 			break; /* torn */
 		lineno++;
+		if ((size_t)(nl - text) - pos > BUNDLE_MAX_LINE) {
+			snprintf(err, es, "%s:%u: longer than %u bytes", shown, lineno, BUNDLE_MAX_LINE);
+			return -EBADMSG;
+		}
 		rec = json_loadb(text + pos, (size_t)(nl - text) - pos, 0, &jerr);
 		name = json_string_value(json_object_get(rec, "name"));
 		if (!rec || !name || !json_is_string(json_object_get(rec, "status"))) {
 			snprintf(err, es, "%s:%u: %s", shown, lineno,
 				 rec ? "not a test record (needs 'name' and 'status')" : jerr.text);
+			json_decref(rec);
+			return -EBADMSG;
+		}
+		if (!record_ok(rec, why, sizeof(why))) {
+			snprintf(err, es, "%s:%u: %s", shown, lineno, why);
 			json_decref(rec);
 			return -EBADMSG;
 		}
@@ -150,11 +206,36 @@ static int parse_journal(const char *text, size_t len, const char *shown, json_t
 	return 0;
 }
 
+/* A file of a bundle: beneath its directory, no symlink followed, regular, capped. */
+static int read_beneath(const char *dir, const char *rel, size_t max, char **ret, size_t *ret_len)
+{
+	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dfd < 0)
+		return -errno;
+	return fileio_read_beneath(dfd, rel, max, ret, ret_len);
+}
+
+/* Why a bundle's file was refused, in words. */
+static const char *read_error(int r)
+{
+	switch (r) {
+	case -ELOOP:
+		return "a symbolic link on the way: refused";
+	case -EINVAL:
+		return "not a regular file: refused";
+	case -EFBIG:
+		return "larger than a reader accepts: refused";
+	default:
+		return strerror(-r);
+	}
+}
+
 /* The records of an iteration's journal; a missing journal has none. */
 static int read_journal(const char *dir, json_t *config, json_t *iteration, json_t **ret, char *err, size_t es)
 {
 	_cleanup_free_ char *text = NULL;
-	char rel[PATH_MAX], path[PATH_MAX * 2];
+	char rel[PATH_MAX];
 	size_t len;
 	int r;
 
@@ -163,15 +244,14 @@ static int read_journal(const char *dir, json_t *config, json_t *iteration, json
 		snprintf(err, es, "key 'configs[].name': '%s' cannot name a journal", config_name(config) ?: "(missing)");
 		return -EBADMSG;
 	}
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	r = fileio_read_full(path, &text, &len);
+	r = read_beneath(dir, rel, BUNDLE_MAX_JOURNAL, &text, &len);
 	if (r == -ENOENT) {
 		*ret = json_array();
 		return *ret ? 0 : -ENOMEM;
 	}
 	if (r < 0) {
-		snprintf(err, es, "%s: %s", rel, strerror(-r));
-		return r;
+		snprintf(err, es, "%s: %s", rel, read_error(r));
+		return r == -ENOMEM ? r : -EBADMSG;
 	}
 	return parse_journal(text, len, rel, ret, NULL, err, es);
 }
@@ -321,6 +401,11 @@ static int check_doc(json_t *doc, char *err, size_t es)
 			snprintf(err, es, "key '%s': missing", keys[i]);
 			return -EBADMSG;
 		}
+	if (!json_is_string(json_object_get(doc, "run_id")) || !json_is_string(json_object_get(doc, "state"))) {
+		snprintf(err, es, "key '%s': not a string",
+			 json_is_string(json_object_get(doc, "run_id")) ? "state" : "run_id");
+		return -EBADMSG;
+	}
 	if (!json_is_array(json_object_get(doc, "configs"))) {
 		snprintf(err, es, "key 'configs': not an array");
 		return -EBADMSG;
@@ -340,6 +425,17 @@ static int check_doc(json_t *doc, char *err, size_t es)
 			    (!json_is_array(json_object_get(it, "order")) && !iteration_folded(it))) {
 				snprintf(err, es, "key 'configs[%zu].iterations[%zu]': needs an index and an order", i, k);
 				return -EBADMSG;
+			} else {
+				const char *st;
+				json_t *n;
+
+				json_object_foreach(json_object_get(it, "counts"), st, n)
+					if (!status_known(st) || !json_is_integer(n) || json_integer_value(n) < 0 ||
+					    json_integer_value(n) > BUNDLE_MAX_COUNT) {
+						snprintf(err, es, "key 'configs[%zu].iterations[%zu].counts': not status counts",
+							 i, k);
+						return -EBADMSG;
+					}
 			}
 	}
 	return 0;
@@ -611,6 +707,24 @@ int bundle_copy_file(const char *src, const char *dst)
 	return fileio_write_file(dst, buf, len);
 }
 
+int bundle_copy_artifact(const char *from, const char *rel, const char *to)
+{
+	_cleanup_free_ char *buf = NULL;
+	char dst[PATH_MAX * 2];
+	size_t len;
+	int r;
+
+	if (!bundle_artifact_ok(rel))
+		return -EINVAL;
+	r = read_beneath(from, rel, BUNDLE_MAX_DOC, &buf, &len);
+	if (r < 0)
+		return r;
+	if (snprintf(dst, sizeof(dst), "%s/%s", to, rel) >= (int)sizeof(dst))
+		return -ENAMETOOLONG;
+	r = mkdir_parent(dst);
+	return r < 0 ? r : fileio_write_file(dst, buf, len);
+}
+
 /* artifacts/<config slug>/<iteration>/<dir>/<NNN>.<ext> */
 static int artifact_path(char *buf, size_t size, const char *config, json_int_t iteration, const char *test,
 			 const char *ext)
@@ -755,10 +869,12 @@ int bundle_finish(struct bundle *b, const char *state)
  */
 static int load_checked(const char *path, json_t **ret, char *dir, size_t dsize, char *err, size_t es)
 {
+	_cleanup_free_ char *text = NULL;
 	char file[PATH_MAX], buf[PATH_MAX], why[256];
 	struct stat st;
 	json_error_t jerr;
 	json_t *doc;
+	size_t len;
 	int r;
 
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
@@ -769,7 +885,12 @@ static int load_checked(const char *path, json_t **ret, char *dir, size_t dsize,
 		return -ENAMETOOLONG;
 	snprintf(buf, sizeof(buf), "%s", file);
 	snprintf(dir, dsize, "%s", dirname(buf));
-	doc = json_load_file(file, 0, &jerr);
+	r = fileio_read_regular(file, BUNDLE_MAX_DOC, &text, &len);
+	if (r < 0) {
+		snprintf(err, es, "%s: %s", file, read_error(r));
+		return r == -ENOMEM ? r : -EBADMSG;
+	}
+	doc = json_loadb(text, len, 0, &jerr);
 	if (!doc) {
 		snprintf(err, es, "%s: line %d: %s", file, jerr.line, jerr.text);
 		return -EBADMSG;
@@ -817,8 +938,6 @@ int bundle_load(const char *path, json_t **ret, char *err, size_t es)
 
 /* ---- reading outcomes without holding the bundle ------------------------- */
 
-static const char *const known_statuses[] = { "pass", "fail", "notrun", "expunged", "timeout", "crash", "error" };
-
 static const char *status_of(const struct jscan_field *f)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(known_statuses); i++)
@@ -835,7 +954,7 @@ static bool name_char(char c)
 
 bool bundle_test_name_ok(const char *name)
 {
-	const char *slash = strchr(name, '/');
+	const char *slash = name ? strchr(name, '/') : NULL;
 
 	if (!slash || slash == name || !slash[1] || streq(slash + 1, ".") || streq(slash + 1, "..") ||
 	    (slash - name == 1 && name[0] == '.') || (slash - name == 2 && startswith(name, "..")))
@@ -902,110 +1021,135 @@ static bool artifacts_ok(const struct jscan_field *f, char *bad, size_t size)
 	return true;
 }
 
-struct scan_rec {
-	const char *name; /* into the journal text */
-	size_t len;
+/* The last record of each test of a journal, by the test's index in a strmap. */
+struct scan_last {
 	const char *status;
 	double duration;
 };
 
-static uint64_t fnv1a(const char *s, size_t n)
+/* Validate one journal line and keep it as its test's last record. */
+static int scan_line(const char *line, size_t n, const char *shown, unsigned lineno, struct strmap *names,
+		     struct scan_last **last, size_t *cap, char *err, size_t es)
 {
-	uint64_t h = 1469598103934665603ULL;
+	struct jscan_field f[] = { { "name" }, { "status" }, { "duration" }, { "artifacts" }, { "coverage" } };
+	const char *why = NULL;
+	char name[256], bad[PATH_MAX];
+	size_t at = 0;
+	long i;
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
+	if (jscan_object(line, n, f, ARRAY_SIZE(f), &at, &why) < 0) {
+		snprintf(err, es, "%s:%u: column %zu: %s", shown, lineno, at + 1, why);
+		return -EBADMSG;
+	}
+	if (f[0].type != JSCAN_STRING || jscan_unescape(f[0].start, f[0].len, name, sizeof(name)) < 0 ||
+	    !bundle_test_name_ok(name)) {
+		snprintf(err, es, "%s:%u: key 'name': not a test name like 'generic/001'", shown, lineno);
+		return -EBADMSG;
+	}
+	if (!status_of(&f[1])) {
+		snprintf(err, es, "%s:%u: key 'status': not one of pass, fail, notrun, expunged, timeout, crash, error",
+			 shown, lineno);
+		return -EBADMSG;
+	}
+	if (f[2].type != JSCAN_NUMBER && f[2].type != JSCAN_NONE) {
+		snprintf(err, es, "%s:%u: key 'duration': not a number", shown, lineno);
+		return -EBADMSG;
+	}
+	if (!artifacts_ok(&f[3], bad, sizeof(bad))) {
+		snprintf(err, es, "%s:%u: key 'artifacts': '%s' is not a path under artifacts/", shown, lineno, bad);
+		return -EBADMSG;
+	}
+	if (f[4].type != JSCAN_NONE) {
+		struct jscan_field dir = { "dir" };
+
+		if (f[4].type != JSCAN_OBJECT || jscan_object(f[4].start, f[4].len, &dir, 1, NULL, NULL) < 0 ||
+		    dir.type != JSCAN_STRING || jscan_unescape(dir.start, dir.len, bad, sizeof(bad)) < 0 ||
+		    !bundle_rel_path_ok(bad, "coverage")) {
+			snprintf(err, es, "%s:%u: key 'coverage.dir': not a path under coverage/", shown, lineno);
+			return -EBADMSG;
+		}
+	}
+	i = strmap_put(names, name, NULL);
+	if (i < 0)
+		return -ENOMEM;
+	if ((size_t)i >= *cap) {
+		size_t nc = *cap ? *cap * 2 : 256;
+		struct scan_last *nv = realloc(*last, nc * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		*last = nv;
+		*cap = nc;
+	}
+	(*last)[i] = (struct scan_last){ status_of(&f[1]),
+					 f[2].type == JSCAN_NUMBER ? jscan_number(f[2].start, f[2].len) : 0 };
+	return 0;
 }
 
-/* Validate a journal and hand its records on, the last of a test winning. */
-static int scan_journal(const char *text, size_t len, const char *shown, const char *config,
-			const struct bundle_scan_ops *ops, void *ctx, char *err, size_t es)
+/*
+ * Validate a journal as it streams by and hand its records on, the last of
+ * a test winning: memory grows with the tests it names, not its lines.
+ */
+static int scan_journal(int fd, const char *shown, const char *config, const struct bundle_scan_ops *ops,
+			void *ctx, char *err, size_t es)
 {
-	_cleanup_free_ struct scan_rec *v = NULL;
-	_cleanup_free_ uint32_t *seen = NULL;
-	size_t n = 0, cap = 0, pos = 0, slots;
+	size_t bufsize = BUNDLE_MAX_LINE + 65536, len = 0, cap = 0;
+	_cleanup_free_ char *buf = malloc(bufsize);
+	_cleanup_free_ struct scan_last *last = NULL;
+	struct strmap names = { 0 };
+	uint64_t total = 0;
 	unsigned lineno = 0;
 	int r = 0;
 
-	while (pos < len) {
-		const char *nl = memchr(text + pos, '\n', len - pos), *why = NULL;
-		struct jscan_field f[] = { { "name" }, { "status" }, { "duration" }, { "artifacts" }, { "coverage" } };
-		size_t at = 0;
-		char name[256], bad[PATH_MAX];
-
-		if (!nl)
-			break; /* torn by a crash: not a record */
-		lineno++;
-		if (jscan_object(text + pos, (size_t)(nl - text) - pos, f, ARRAY_SIZE(f), &at, &why) < 0) {
-			snprintf(err, es, "%s:%u: column %zu: %s", shown, lineno, at + 1, why);
-			return -EBADMSG;
-		}
-		if (f[0].type != JSCAN_STRING || jscan_unescape(f[0].start, f[0].len, name, sizeof(name)) < 0 ||
-		    !bundle_test_name_ok(name)) {
-			snprintf(err, es, "%s:%u: key 'name': not a test name like 'generic/001'", shown, lineno);
-			return -EBADMSG;
-		}
-		if (!status_of(&f[1])) {
-			snprintf(err, es, "%s:%u: key 'status': not one of pass, fail, notrun, expunged, timeout, crash, error",
-				 shown, lineno);
-			return -EBADMSG;
-		}
-		if (f[2].type != JSCAN_NUMBER && f[2].type != JSCAN_NONE) {
-			snprintf(err, es, "%s:%u: key 'duration': not a number", shown, lineno);
-			return -EBADMSG;
-		}
-		if (!artifacts_ok(&f[3], bad, sizeof(bad))) {
-			snprintf(err, es, "%s:%u: key 'artifacts': '%s' is not a path under artifacts/", shown, lineno, bad);
-			return -EBADMSG;
-		}
-		if (f[4].type != JSCAN_NONE) {
-			struct jscan_field dir = { "dir" };
-
-			if (f[4].type != JSCAN_OBJECT || jscan_object(f[4].start, f[4].len, &dir, 1, NULL, NULL) < 0 ||
-			    dir.type != JSCAN_STRING || jscan_unescape(dir.start, dir.len, bad, sizeof(bad)) < 0 ||
-			    !bundle_rel_path_ok(bad, "coverage")) {
-				snprintf(err, es, "%s:%u: key 'coverage.dir': not a path under coverage/", shown, lineno);
-				return -EBADMSG;
-			}
-		}
-		if (n == cap) {
-			struct scan_rec *nv = realloc(v, (cap = cap ? cap * 2 : 256) * sizeof(*v));
-
-			if (!nv)
-				return -ENOMEM;
-			v = nv;
-		}
-		v[n++] = (struct scan_rec){ f[0].start, f[0].len, status_of(&f[1]),
-					    f[2].type == JSCAN_NUMBER ? jscan_number(f[2].start, f[2].len) : 0 };
-		pos = (size_t)(nl - text) + 1;
-	}
-	/* newest first; a name already seen was superseded */
-	for (slots = 16; slots < 2 * n; slots *= 2)
-		;
-	seen = calloc(slots, sizeof(*seen));
-	if (!seen)
+	if (!buf)
 		return -ENOMEM;
-	for (size_t i = n; i-- > 0 && r >= 0;) {
-		size_t h = (size_t)fnv1a(v[i].name, v[i].len) & (slots - 1);
-		bool dup = false;
-		char name[256];
+	for (;;) {
+		ssize_t got = read(fd, buf + len, bufsize - len);
+		size_t pos = 0;
+		char *nl;
 
-		for (; seen[h]; h = (h + 1) & (slots - 1)) {
-			const struct scan_rec *o = &v[seen[h] - 1];
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			r = -errno;
+			snprintf(err, es, "%s: %s", shown, strerror(errno));
+			break;
+		}
+		if (got == 0)
+			break; /* a last line without its newline was torn by a crash: not a record */
+		total += (uint64_t)got;
+		if (total > BUNDLE_MAX_JOURNAL) {
+			snprintf(err, es, "%s: larger than a reader accepts: refused", shown);
+			r = -EBADMSG;
+			break;
+		}
+		len += (size_t)got;
+		while (r == 0 && (nl = memchr(buf + pos, '\n', len - pos))) {
+			size_t n = (size_t)(nl - buf) - pos;
 
-			if (o->len == v[i].len && memcmp(o->name, v[i].name, o->len) == 0) {
-				dup = true;
+			lineno++;
+			if (n > BUNDLE_MAX_LINE) {
+				snprintf(err, es, "%s:%u: longer than %u bytes", shown, lineno, BUNDLE_MAX_LINE);
+				r = -EBADMSG;
 				break;
 			}
+			r = scan_line(buf + pos, n, shown, lineno, &names, &last, &cap, err, es);
+			pos += n + 1;
 		}
-		if (dup)
-			continue;
-		seen[h] = (uint32_t)i + 1;
-		jscan_unescape(v[i].name, v[i].len, name, sizeof(name));
-		r = ops->outcome(ctx, &(struct bundle_outcome){ config, name, v[i].status, 1, v[i].duration,
-								 v[i].duration });
+		if (r < 0)
+			break;
+		memmove(buf, buf + pos, len - pos);
+		len -= pos;
+		if (len > BUNDLE_MAX_LINE) {
+			snprintf(err, es, "%s:%u: longer than %u bytes", shown, lineno + 1, BUNDLE_MAX_LINE);
+			r = -EBADMSG;
+			break;
+		}
 	}
+	for (size_t i = 0; r == 0 && i < names.n; i++)
+		r = ops->outcome(ctx, &(struct bundle_outcome){ config, names.keys[i], last[i].status, 1,
+								 last[i].duration, last[i].duration });
+	strmap_release(&names);
 	return r;
 }
 
@@ -1037,14 +1181,15 @@ static int scan_aggregate(json_t *agg, const char *file, const struct bundle_sca
 			struct jscan_field sf = { "status", JSCAN_STRING, sname, strlen(sname) };
 			const char *st = status_of(&sf);
 
-			if (!st || !json_is_integer(v) || json_integer_value(v) < 0) {
+			if (!st || !json_is_integer(v) || json_integer_value(v) < 0 ||
+			    json_integer_value(v) > BUNDLE_MAX_COUNT) {
 				snprintf(err, es, "%s: key 'aggregate.%s.%s.statuses.%s': not a status count", file, cname,
 					 tname, sname);
 				return -EBADMSG;
 			}
 			/* durations go with the first status; totals stay right */
 			r = ops->outcome(ctx, &(struct bundle_outcome){ cname, tname, st,
-									 (unsigned)json_integer_value(v), total, max });
+									 (uint64_t)json_integer_value(v), total, max });
 			if (r < 0)
 				return r;
 			total = 0;
@@ -1056,6 +1201,7 @@ static int scan_aggregate(json_t *agg, const char *file, const struct bundle_sca
 int bundle_scan(const char *path, const struct bundle_scan_ops *ops, void *ctx, char *err, size_t es)
 {
 	char file[PATH_MAX + 16], dir[PATH_MAX];
+	_cleanup_close_ int dfd = -1;
 	json_auto_t *doc = NULL;
 	json_t *c, *it;
 	size_t i, k;
@@ -1064,6 +1210,11 @@ int bundle_scan(const char *path, const struct bundle_scan_ops *ops, void *ctx, 
 	if (r < 0)
 		return r;
 	snprintf(file, sizeof(file), "%s/bundle.json", dir);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		snprintf(err, es, "%s: %s", dir, strerror(errno));
+		return -errno;
+	}
 	if (ops->bundle && (r = ops->bundle(ctx, doc)) < 0)
 		return r;
 	r = scan_aggregate(json_object_get(doc, "aggregate"), file, ops, ctx, err, es);
@@ -1072,25 +1223,23 @@ int bundle_scan(const char *path, const struct bundle_scan_ops *ops, void *ctx, 
 	json_array_foreach(json_object_get(doc, "configs"), i, c)
 		json_array_foreach(json_object_get(c, "iterations"), k, it)
 	{
-		_cleanup_free_ char *text = NULL;
-		char rel[PATH_MAX], jpath[PATH_MAX * 2], shown[PATH_MAX * 2];
-		size_t len;
+		char rel[PATH_MAX], shown[PATH_MAX * 2];
+		_cleanup_close_ int fd = -1;
 
 		/* folded and aggregated iterations are in the aggregate */
 		if (iteration_folded(it) || json_is_true(json_object_get(it, "aggregated")))
 			continue;
 		if (journal_rel(rel, sizeof(rel), config_name(c), it) < 0)
 			continue; /* check_doc vetted the name and index */
-		snprintf(jpath, sizeof(jpath), "%s/%s", dir, rel);
-		r = fileio_read_full(jpath, &text, &len);
-		if (r == -ENOENT)
-			continue;
-		if (r < 0) {
-			snprintf(err, es, "%s: %s", jpath, strerror(-r));
-			return r;
-		}
 		snprintf(shown, sizeof(shown), "%s/%s", dir, rel);
-		r = scan_journal(text, len, shown, config_name(c), ops, ctx, err, es);
+		fd = fileio_open_beneath(dfd, rel);
+		if (fd == -ENOENT)
+			continue;
+		if (fd < 0) {
+			snprintf(err, es, "%s: %s", shown, read_error(fd));
+			return fd == -ENOMEM ? fd : -EBADMSG;
+		}
+		r = scan_journal(fd, shown, config_name(c), ops, ctx, err, es);
 		if (r < 0)
 			return r;
 	}

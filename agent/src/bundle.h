@@ -26,10 +26,22 @@
 #include <jansson.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "runner.h"
 
 #define BUNDLE_SCHEMA "fsagent-bundle/2"
+
+/*
+ * What readers accept of files a guest wrote: each is opened beneath the
+ * bundle's directory without following symlinks, regular files only, and
+ * no larger than these. A count (a soak's aggregate) above BUNDLE_MAX_COUNT
+ * is refused, so sums of counts fit 64 bits with room to spare.
+ */
+#define BUNDLE_MAX_DOC (256U << 20)
+#define BUNDLE_MAX_JOURNAL (1024U << 20)
+#define BUNDLE_MAX_LINE (1U << 20)
+#define BUNDLE_MAX_COUNT 100000000LL
 
 struct bundle {
 	char dir[PATH_MAX]; /* <results>/runs/<run id> */
@@ -126,6 +138,14 @@ int bundle_write(struct bundle *b);
 /* Set state ("complete", "stopped", "error") and the end time, then write. */
 int bundle_finish(struct bundle *b, const char *state);
 
+/*
+ * Copy a bundle's artifact rel (a safe "artifacts/..." path) from the bundle
+ * directory from to the one to, read as every reader reads a guest's file
+ * (beneath from, no symlink followed, regular, capped). Returns 0, -ENOENT,
+ * -ELOOP, -EINVAL, -EFBIG or -errno.
+ */
+int bundle_copy_artifact(const char *from, const char *rel, const char *to);
+
 /* Copy src to dst (creating dst's directory). Returns 0 or -errno. */
 int bundle_copy_file(const char *src, const char *dst);
 
@@ -141,7 +161,7 @@ int bundle_load(const char *path, json_t **ret, char *err, size_t errsize);
 /* A test's outcome as bundle_scan() reads it: count runs with that status. */
 struct bundle_outcome {
 	const char *config, *test, *status;
-	unsigned count;
+	uint64_t count; /* at most BUNDLE_MAX_COUNT */
 	double duration_total, duration_max;
 };
 

@@ -21,7 +21,7 @@ enum { ST_PASS, ST_FAIL, ST_TIMEOUT, ST_CRASH, ST_ERROR, ST_NOTRUN, ST_EXPUNGED,
 static const char *const st_names[ST_MAX] = { "pass", "fail", "timeout", "crash", "error", "notrun", "expunged" };
 
 struct side_stats {
-	unsigned n[ST_MAX];
+	uint64_t n[ST_MAX]; /* each outcome at most BUNDLE_MAX_COUNT: sums cannot wrap */
 	double dur_total, dur_max;
 };
 
@@ -160,29 +160,39 @@ int compare_add(struct compare *c, enum compare_side side, const char *path, cha
 
 /* ---- statistics ---------------------------------------------------------- */
 
-static double lchoose(unsigned n, unsigned k)
+static double lchoose(uint64_t n, uint64_t k)
 {
 	return lgamma(n + 1.0) - lgamma(k + 1.0) - lgamma(n - k + 1.0);
 }
 
-double compare_fisher_greater(unsigned a, unsigned b, unsigned c, unsigned d)
+double compare_fisher_greater(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
 {
 	/* X ~ hypergeometric: N = a+b+c+d, K = a+c failures, n = a+b drawn */
-	unsigned n = a + b, K = a + c, N = a + b + c + d, hi = n < K ? n : K;
+	uint64_t n = a + b, K = a + c, N = a + b + c + d, hi = n < K ? n : K;
 	double p = 0, base = lchoose(N, n);
 
-	for (unsigned x = a; x <= hi; x++)
-		if (K - x <= N - n)
-			p += exp(lchoose(K, x) + lchoose(N - K, n - x) - base);
+	/* the terms rise to the mode and then fall: stop once they no longer count */
+	double mode = ((double)n + 1) * ((double)K + 1) / ((double)N + 2);
+
+	for (uint64_t x = a; x <= hi; x++) {
+		double t;
+
+		if (K - x > N - n)
+			continue;
+		t = exp(lchoose(K, x) + lchoose(N - K, n - x) - base);
+		p += t;
+		if ((double)x > mode && t < p * 1e-17)
+			break;
+	}
 	return p > 1 ? 1 : p;
 }
 
-static unsigned runs(const struct side_stats *s)
+static uint64_t runs(const struct side_stats *s)
 {
 	return s->n[ST_PASS] + s->n[ST_FAIL] + s->n[ST_TIMEOUT] + s->n[ST_CRASH] + s->n[ST_ERROR];
 }
 
-static unsigned bad(const struct side_stats *s)
+static uint64_t bad(const struct side_stats *s)
 {
 	return runs(s) - s->n[ST_PASS];
 }
@@ -258,12 +268,13 @@ static void holm(struct verdict *v, size_t n, bool worse)
 
 static json_t *side_json(const struct side_stats *s)
 {
-	unsigned r = runs(s), nb = bad(s);
-	json_t *j = json_pack("{s:i, s:i, s:i}", "runs", (int)r, "passes", (int)s->n[ST_PASS], "failures", (int)nb);
+	uint64_t r = runs(s), nb = bad(s);
+	json_t *j = json_pack("{s:I, s:I, s:I}", "runs", (json_int_t)r, "passes", (json_int_t)s->n[ST_PASS],
+			      "failures", (json_int_t)nb);
 
 	for (int i = ST_FAIL; i < ST_MAX; i++)
 		if (s->n[i])
-			json_object_set_new(j, st_names[i], json_integer(s->n[i]));
+			json_object_set_new(j, st_names[i], json_integer((json_int_t)s->n[i]));
 	json_object_set_new(j, "failure_rate", r ? json_real((double)nb / r) : json_null());
 	json_object_set_new(j, "duration_mean", r ? json_real(s->dur_total / r) : json_null());
 	json_object_set_new(j, "duration_max", json_real(s->dur_max));
@@ -285,7 +296,7 @@ json_t *compare_result(struct compare *c, double alpha)
 	for (size_t i = 0; i < c->n; i++) {
 		struct entry *e = &c->v[i];
 		const struct side_stats *b = &e->s[SIDE_BASELINE], *k = &e->s[SIDE_CANDIDATE];
-		unsigned rb = runs(b), rk = runs(k);
+		uint64_t rb = runs(b), rk = runs(k);
 
 		v[i].e = e;
 		v[i].cls = "?";
@@ -301,8 +312,8 @@ json_t *compare_result(struct compare *c, double alpha)
 		} else if (-lchoose(rb + rk, rk) >= log(alpha)) {
 			v[i].cls = "not-comparable";
 			snprintf(v[i].reason, sizeof(v[i].reason),
-				 "too few runs (%u on the baseline, %u on the candidate) for any p-value below %g", rb, rk,
-				 alpha);
+				 "too few runs (%llu on the baseline, %llu on the candidate) for any p-value below %g",
+				 (unsigned long long)rb, (unsigned long long)rk, alpha);
 		}
 	}
 	holm(v, c->n, true);
@@ -362,14 +373,14 @@ static const char *str(json_t *o, const char *key)
 	return s ? s : "";
 }
 
-static unsigned num(json_t *side, const char *key)
+static unsigned long long num(json_t *side, const char *key)
 {
-	return (unsigned)json_integer_value(json_object_get(side, key));
+	return (unsigned long long)json_integer_value(json_object_get(side, key));
 }
 
 static void side_text(json_t *side, FILE *out)
 {
-	fprintf(out, "%u/%u failed", num(side, "failures"), num(side, "runs"));
+	fprintf(out, "%llu/%llu failed", num(side, "failures"), num(side, "runs"));
 }
 
 void compare_text(json_t *res, FILE *out)
@@ -377,11 +388,11 @@ void compare_text(json_t *res, FILE *out)
 	json_t *t, *cnt = json_object_get(res, "counts");
 	size_t i;
 
-	fprintf(out, "baseline: %u bundles; candidate: %u bundles; alpha %g (Holm-corrected)\n",
+	fprintf(out, "baseline: %llu bundles; candidate: %llu bundles; alpha %g (Holm-corrected)\n",
 		num(json_object_get(res, "baseline"), "bundles"), num(json_object_get(res, "candidate"), "bundles"),
 		json_real_value(json_object_get(res, "alpha")));
 	for (size_t k = 0; k < ARRAY_SIZE(class_order); k++)
-		fprintf(out, "%s%s %u", k ? ", " : "", class_order[k], num(cnt, class_order[k]));
+		fprintf(out, "%s%s %llu", k ? ", " : "", class_order[k], num(cnt, class_order[k]));
 	fputc('\n', out);
 	for (size_t k = 0; k < ARRAY_SIZE(class_order) - 1; k++) {
 		bool head = false;
@@ -423,9 +434,9 @@ static void html_escape(FILE *out, const char *s)
 
 static double rate(json_t *side)
 {
-	unsigned r = num(side, "runs");
+	unsigned long long r = num(side, "runs");
 
-	return r ? (double)num(side, "passes") / r : -1;
+	return r ? (double)num(side, "passes") / (double)r : -1;
 }
 
 /* Pass rate on both sides for the tests that failed anywhere, one row each. */
@@ -532,11 +543,11 @@ void compare_html(json_t *res, FILE *out)
 	      "td.regression{fill:#c00;color:#c00;font-weight:bold}circle.flaky{fill:#e0a000}circle.fixed{fill:#090}"
 	      "circle.failing{fill:#600}.key span{display:inline-block;width:12px;height:8px;margin:0 4px}</style>"
 	      "</head><body>\n<h1>fsagent compare</h1>\n", out);
-	fprintf(out, "<p>baseline: %u bundles; candidate: %u bundles; alpha %g, Holm-corrected Fisher exact tests.</p>\n<p>",
+	fprintf(out, "<p>baseline: %llu bundles; candidate: %llu bundles; alpha %g, Holm-corrected Fisher exact tests.</p>\n<p>",
 		num(json_object_get(res, "baseline"), "bundles"), num(json_object_get(res, "candidate"), "bundles"),
 		json_real_value(json_object_get(res, "alpha")));
 	for (size_t k = 0; k < ARRAY_SIZE(class_order); k++)
-		fprintf(out, "%s%s: %u", k ? ", " : "", class_order[k], num(cnt, class_order[k]));
+		fprintf(out, "%s%s: %llu", k ? ", " : "", class_order[k], num(cnt, class_order[k]));
 	fputs("</p>\n<table><tr><th>class</th><th>config</th><th>test</th><th>baseline failed</th>"
 	      "<th>candidate failed</th><th>p</th><th>adjusted p</th><th>why</th></tr>\n", out);
 	json_array_foreach(json_object_get(res, "tests"), i, t)
@@ -549,7 +560,7 @@ void compare_html(json_t *res, FILE *out)
 		html_escape(out, str(t, "config"));
 		fputs("</td><td>", out);
 		html_escape(out, str(t, "test"));
-		fprintf(out, "</td><td>%u/%u</td><td>%u/%u</td><td>%.3g</td><td>%.3g</td><td>", num(b, "failures"),
+		fprintf(out, "</td><td>%llu/%llu</td><td>%llu/%llu</td><td>%.3g</td><td>%.3g</td><td>", num(b, "failures"),
 			num(b, "runs"), num(c, "failures"), num(c, "runs"),
 			json_real_value(json_object_get(t, streq(str(t, "class"), "fixed") ? "p_better" : "p_worse")),
 			json_real_value(json_object_get(t, "p_adjusted")));

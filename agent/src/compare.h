@@ -21,6 +21,8 @@
  */
 #pragma once
 
+#include <stdint.h>
+
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -47,7 +49,7 @@ int compare_add(struct compare *c, enum compare_side side, const char *path, cha
 json_t *compare_result(struct compare *c, double alpha);
 
 /* One-sided Fisher exact test: P(X >= a) for the 2x2 table [[a, b], [c, d]]. */
-double compare_fisher_greater(unsigned a, unsigned b, unsigned c, unsigned d);
+double compare_fisher_greater(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
 
 void compare_text(json_t *result, FILE *out);
 /* One self-contained HTML page (inline CSS and SVG, no scripts, no links out). */

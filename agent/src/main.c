@@ -33,6 +33,21 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+/* fn's text, made printable (control characters as '?'), to stdout: a bundle's text is a guest's. */
+static void print_printable(void (*fn)(json_t *, FILE *), json_t *doc)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return;
+	fn(doc, m);
+	fclose(m);
+	log_printable(text, len);
+	fwrite(text, 1, len, stdout);
+}
+
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -334,7 +349,7 @@ static int cmd_report(int argc, char **argv)
 		if (json_dumpf(b, stdout, JSON_COMPACT) < 0 || putchar('\n') == EOF)
 			return 1;
 	} else
-		report_text(b, stdout);
+		print_printable(report_text, b);
 	if (junit) {
 		FILE *f = fopen(junit, "we");
 
@@ -552,7 +567,7 @@ static int cmd_compare(int argc, char **argv)
 	compare_free(cmp);
 	if (!res)
 		return 1;
-	compare_text(res, stdout);
+	print_printable(compare_text, res);
 	if (json_out && write_output(json_out, res, dump_json) < 0)
 		return 1;
 	if (html_out && write_output(html_out, res, compare_html) < 0)
@@ -658,8 +673,10 @@ static int cmd_upkeep(int argc, char **argv)
 			log_err("write '%s' failed: %s", out, strerror(-w));
 			goto done;
 		}
-	} else if (fwrite(text, 1, len, stdout) != len) {
-		goto done;
+	} else {
+		log_printable(text, len);
+		if (fwrite(text, 1, len, stdout) != len)
+			goto done;
 	}
 	r = 0;
 done:

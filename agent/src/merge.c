@@ -31,7 +31,9 @@ static const char *str(json_t *o, const char *key)
 
 static int cmp_shard(const void *a, const void *b)
 {
-	return ((const struct shard *)a)->index - ((const struct shard *)b)->index;
+	int x = ((const struct shard *)a)->index, y = ((const struct shard *)b)->index;
+
+	return (x > y) - (x < y);
 }
 
 static bool dir_empty_or_absent(const char *path)
@@ -290,13 +292,16 @@ int merge_bundles(char *const *paths, const char *into, const char *run_id, char
 					json_array_append(json_object_get(mi, "tests"), t);
 					json_array_foreach(json_object_get(t, "artifacts"), x, a)
 					{
-						char src[PATH_MAX * 2], dst[PATH_MAX * 2];
-						struct stat st;
+						const char *rel = json_string_value(a) ?: "";
 
-						snprintf(src, sizeof(src), "%s/%s", v[s].dir, json_string_value(a));
-						snprintf(dst, sizeof(dst), "%s/%s", into, json_string_value(a));
-						if (stat(src, &st) == 0 && (r = bundle_copy_file(src, dst)) < 0) {
-							snprintf(err, es, "copy '%s' failed: %s", src, strerror(-r));
+						r = bundle_copy_artifact(v[s].dir, rel, into);
+						if (r == -ENOENT)
+							r = 0; /* recorded, then lost in a crash */
+						if (r < 0) {
+							snprintf(err, es, "%s/%s: %s", v[s].dir, rel,
+								 r == -ELOOP ? "a symbolic link on the way: refused"
+								 : r == -EINVAL ? "not a regular file or not under artifacts/: refused"
+								 : strerror(-r));
 							break;
 						}
 					}

@@ -18,7 +18,7 @@
 struct cell {
 	char *config, *test, *release;
 	struct kver kv;
-	unsigned runs, fails;
+	uint64_t runs, fails;
 };
 
 struct upkeep {
@@ -49,8 +49,8 @@ void upkeep_free(struct upkeep *u)
 	free(u);
 }
 
-int upkeep_add(struct upkeep *u, const char *config, const char *test, const char *release, unsigned runs,
-	       unsigned fails)
+int upkeep_add(struct upkeep *u, const char *config, const char *test, const char *release, uint64_t runs,
+	       uint64_t fails)
 {
 	char key[512];
 	struct cell *c;
@@ -140,7 +140,7 @@ struct verdict {
 static void judge(const struct cell *c, size_t n, const struct upkeep_opts *o, struct verdict *v)
 {
 	const struct cell *first = NULL, *last = NULL;
-	unsigned runs = 0, fails = 0;
+	uint64_t runs = 0, fails = 0;
 	bool pass_before = false, pass_after = false;
 
 	memset(v, 0, sizeof(*v));
@@ -164,9 +164,11 @@ static void judge(const struct cell *c, size_t n, const struct upkeep_opts *o, s
 	snprintf(v->cond, sizeof(v->cond), "%s%s%s%s", pass_before ? " kernel>=" : "", pass_before ? first->release : "",
 		 pass_after ? " kernel<=" : "", pass_after ? last->release : "");
 	if (first == last)
-		snprintf(v->why, sizeof(v->why), "failed %u/%u on %s", fails, runs, first->release);
+		snprintf(v->why, sizeof(v->why), "failed %llu/%llu on %s", (unsigned long long)fails,
+			 (unsigned long long)runs, first->release);
 	else
-		snprintf(v->why, sizeof(v->why), "failed %u/%u on %s..%s", fails, runs, first->release, last->release);
+		snprintf(v->why, sizeof(v->why), "failed %llu/%llu on %s..%s", (unsigned long long)fails,
+			 (unsigned long long)runs, first->release, last->release);
 }
 
 /* The releases a kernel condition copies must not break the rule's syntax. */
@@ -247,7 +249,8 @@ static void write_stale(const struct cell *v, size_t n, const struct upkeep_opts
 
 	for (size_t i = 0; i < cur->n; i++) {
 		const struct expunge_rule *r = &cur->v[i];
-		unsigned runs = 0, fails = 0, tests = 0;
+		uint64_t runs = 0, fails = 0;
+		unsigned tests = 0;
 		const char *prev = NULL;
 
 		if (r->arch || r->caps || r->not_caps)
@@ -269,8 +272,8 @@ static void write_stale(const struct cell *v, size_t n, const struct upkeep_opts
 		if (!head)
 			fputs("\n# expunged tests that passed every run here: these rules can go\n", out);
 		head = true;
-		fprintf(out, "#   %s:%u: %s: passed %u/%u runs of %u test%s (%s)\n", r->file ? r->file : "?", r->line,
-			r->pattern, runs, runs, tests, tests == 1 ? "" : "s", r->reason);
+		fprintf(out, "#   %s:%u: %s: passed %llu/%llu runs of %u test%s (%s)\n", r->file ? r->file : "?",
+			r->line, r->pattern, (unsigned long long)runs, (unsigned long long)runs, tests, tests == 1 ? "" : "s", r->reason);
 	}
 }
 

@@ -16,6 +16,8 @@
  */
 #pragma once
 
+#include <stdint.h>
+
 #include <stdio.h>
 
 #include "expunge.h"
@@ -34,8 +36,8 @@ void upkeep_free(struct upkeep *u);
  * Add one run of test on config under kernel release: failed or not (runs
  * that were not run or expunged are not added). Returns 0 or -ENOMEM.
  */
-int upkeep_add(struct upkeep *u, const char *config, const char *test, const char *release, unsigned runs,
-	       unsigned fails);
+int upkeep_add(struct upkeep *u, const char *config, const char *test, const char *release, uint64_t runs,
+	       uint64_t fails);
 
 /* Add path's bundles (a bundle or a directory holding them, as compare_add). */
 int upkeep_add_bundles(struct upkeep *u, const char *path, char *err, size_t errsize);

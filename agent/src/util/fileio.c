@@ -11,6 +11,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
 
 int fileio_read_full(const char *path, char **ret_buf, size_t *ret_len)
@@ -53,6 +54,119 @@ int fileio_read_full(const char *path, char **ret_buf, size_t *ret_len)
 		*ret_len = len;
 	*ret_buf = TAKE_PTR(buf);
 	return 0;
+}
+
+int fileio_open_beneath(int dirfd, const char *rel)
+{
+	char buf[PATH_MAX], *save = NULL, *comp, *next;
+	int fd = dirfd, r;
+	struct stat st;
+
+	if (snprintf(buf, sizeof(buf), "%s", rel) >= (int)sizeof(buf))
+		return -ENAMETOOLONG;
+	if (buf[0] == '/')
+		return -EINVAL;
+	comp = strtok_r(buf, "/", &save);
+	if (!comp)
+		return -EINVAL;
+	for (; comp; comp = next) {
+		int nfd;
+
+		next = strtok_r(NULL, "/", &save);
+		if (streq(comp, ".") || streq(comp, "..")) {
+			r = -EINVAL;
+			goto fail;
+		}
+		nfd = openat(fd, comp,
+			     next ? O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+				  : O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		r = nfd < 0 ? -errno : 0;
+		if (fd != dirfd)
+			close(fd);
+		fd = dirfd;
+		if (r < 0)
+			return r == -ENOTDIR && next ? -ELOOP : r;
+		fd = nfd;
+	}
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		r = -EINVAL;
+		goto fail;
+	}
+	/* reads block as usual from here on */
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	return fd;
+fail:
+	if (fd != dirfd)
+		close(fd);
+	return r;
+}
+
+static int read_capped(int fd, size_t max, char **ret_buf, size_t *ret_len)
+{
+	_cleanup_free_ char *buf = NULL;
+	struct stat st;
+	size_t len = 0, cap;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if ((uint64_t)st.st_size > max)
+		return -EFBIG;
+	cap = (size_t)st.st_size + 1;
+	buf = malloc(cap + 1);
+	if (!buf)
+		return -ENOMEM;
+	/* one byte more than the size said, to see a file that grew */
+	while (len < cap) {
+		ssize_t n = read(fd, buf + len, cap - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if (len > max || len == cap)
+		return -EFBIG;
+	buf[len] = '\0';
+	if (ret_len)
+		*ret_len = len;
+	*ret_buf = TAKE_PTR(buf);
+	return 0;
+}
+
+int fileio_read_beneath(int dirfd, const char *rel, size_t max, char **ret_buf, size_t *ret_len)
+{
+	_cleanup_close_ int fd = fileio_open_beneath(dirfd, rel);
+
+	if (fd < 0)
+		return fd;
+	return read_capped(fd, max, ret_buf, ret_len);
+}
+
+int fileio_read_regular(const char *path, size_t max, char **ret_buf, size_t *ret_len)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	_cleanup_close_ int dfd = -1;
+
+	if (slash && slash[1] == '\0')
+		return -EINVAL;
+	if (snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+		     slash ? path : ".") >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	return fileio_read_beneath(dfd, slash ? slash + 1 : path, max, ret_buf, ret_len);
 }
 
 char *fileio_strstrip(char *s)

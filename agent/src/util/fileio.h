@@ -15,6 +15,25 @@
 int fileio_read_full(const char *path, char **ret_buf, size_t *ret_len);
 
 /*
+ * Open rel, a path relative to the directory dirfd, for reading without
+ * following a symlink anywhere on the way (each component O_NOFOLLOW; "."
+ * and ".." components refused) and only when it is a regular file (a FIFO
+ * is not waited on). For files a guest or another user wrote. Returns the
+ * fd (O_CLOEXEC), -ELOOP (a symlink on the way), -EINVAL (not a regular
+ * file, or a "."/".." component), or -errno.
+ */
+int fileio_open_beneath(int dirfd, const char *rel);
+
+/*
+ * fileio_open_beneath(), then all of it into a NUL-terminated heap buffer,
+ * refusing files over max bytes (-EFBIG). Returns 0 or -errno.
+ */
+int fileio_read_beneath(int dirfd, const char *rel, size_t max, char **ret_buf, size_t *ret_len);
+
+/* The same for a path: its directory (the caller's to name) is followed, its last component is not. */
+int fileio_read_regular(const char *path, size_t max, char **ret_buf, size_t *ret_len);
+
+/*
  * Read the first line of path, without its newline and with trailing
  * whitespace removed. Returns 0 or -errno.
  */

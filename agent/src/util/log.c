@@ -24,6 +24,16 @@ enum log_level log_get_max_level(void)
 	return log_max;
 }
 
+void log_printable(char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+			s[i] = '?';
+	}
+}
+
 void log_msg(enum log_level lvl, const char *fmt, ...)
 {
 	static const char *const prefix[LOG_LVL_MAX] = { "error: ", "warning: ", "", "debug: " };
@@ -42,6 +52,10 @@ void log_msg(enum log_level lvl, const char *fmt, ...)
 	va_end(ap);
 	if (n > (int)sizeof(line) - 2)
 		n = (int)sizeof(line) - 2;
+	/* one line, whatever the message carried (guest text among it) */
+	for (int i = 0; i < n; i++)
+		if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f)
+			line[i] = line[i] == '\t' ? ' ' : '?';
 	line[n++] = '\n';
 	if (write(log_fd, line, (size_t)n) < 0) {
 		/* nowhere left to report it */
