@@ -195,6 +195,25 @@ static bool group_name_ok(const char *g)
 	return *g && g[strlen(g) - 1] != '/';
 }
 
+/* "K/N" with 1 <= K <= N <= 1024, digits compared before any narrowing. */
+static int parse_shard(const char *value, unsigned *k, unsigned *n)
+{
+	unsigned long long vk, vn;
+	const char *slash = strchr(value, '/');
+	char kbuf[24];
+
+	if (!slash || slash == value || (size_t)(slash - value) >= sizeof(kbuf))
+		return -EINVAL;
+	snprintf(kbuf, sizeof(kbuf), "%.*s", (int)(slash - value), value);
+	if (!isdigit((unsigned char)kbuf[0]) || !isdigit((unsigned char)slash[1]) ||
+	    fileio_parse_u64(kbuf, &vk) < 0 || fileio_parse_u64(slash + 1, &vn) < 0 || vn < 1 || vn > 1024 ||
+	    vk < 1 || vk > vn)
+		return -EINVAL;
+	*k = (unsigned)vk;
+	*n = (unsigned)vn;
+	return 0;
+}
+
 #define fail(...)                                                                        \
 	do {                                                                             \
 		set_err(err, errsize, source, line, key, __VA_ARGS__);                   \
@@ -360,9 +379,8 @@ int plan_set(struct plan *p, const char *source, unsigned line, const char *key,
 			break;
 		case K_SHARD: {
 			unsigned sk, sn;
-			char end;
 
-			if (sscanf(value, "%u/%u%c", &sk, &sn, &end) != 2 || sn < 1 || sn > 1024 || sk < 1 || sk > sn)
+			if (parse_shard(value, &sk, &sn) < 0)
 				fail("'%s' is not K/N with 1 <= K <= N <= 1024", value);
 			p->shard = sk;
 			p->shards = sn;

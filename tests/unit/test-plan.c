@@ -112,6 +112,13 @@ static void test_errors(void **state)
 	expect_error("soak.deadline = tomorrow\n", "key 'soak.deadline'");
 	expect_error("soak.stop_file = /etc/passwd\n", "must be a relative path");
 	expect_error("expunge_files = ../../etc/shadow\n", "bad file name");
+	/* %u took 4294967297 for 1 */
+	expect_error("shard = 4294967297/2\n", "key 'shard': '4294967297/2' is not K/N");
+	expect_error("shard = 1/4294967297\n", "key 'shard'");
+	expect_error("shard = -1/2\n", "key 'shard'");
+	expect_error("shard = 1/2x\n", "key 'shard'");
+	expect_error("shard = /2\n", "key 'shard'");
+	expect_error("shard = 3/2\n", "key 'shard'");
 }
 
 static void test_command_line_over_file(void **state)
