@@ -325,11 +325,44 @@ static int journal_open(struct bundle *b, json_t *config, json_t *iteration)
 	return 0;
 }
 
-/* Append one record; with sync it is durable on return. */
-static int journal_append(struct bundle *b, json_t *config, json_t *iteration, json_t *rec, bool sync)
+/* Hold BUNDLE_RESERVE bytes on the results disk for the checkpoints of a full disk. */
+static void reserve_take(struct bundle *b)
+{
+	char path[PATH_MAX + 16];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/.reserve", b->dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return;
+	b->reserve = posix_fallocate(fd, 0, BUNDLE_RESERVE) == 0;
+	close(fd);
+	if (!b->reserve)
+		unlink(path);
+}
+
+/* Give the reserve up; returns whether there was one. */
+static bool reserve_give(struct bundle *b)
+{
+	char path[PATH_MAX + 16];
+	bool had = b->reserve;
+
+	snprintf(path, sizeof(path), "%s/.reserve", b->dir);
+	unlink(path);
+	b->reserve = false;
+	return had;
+}
+
+/*
+ * Append one record; with sync it is durable on return. A write or flush
+ * that fails is cut back to the last whole line at once, so the next record
+ * never lands on half a line.
+ */
+static int append_one(struct bundle *b, json_t *config, json_t *iteration, json_t *rec, bool sync)
 {
 	_cleanup_free_ char *text = NULL;
 	double t0 = mono_ms(), ms;
+	off_t end;
 	size_t n;
 	int r;
 
@@ -341,20 +374,64 @@ static int journal_append(struct bundle *b, json_t *config, json_t *iteration, j
 		return -ENOMEM;
 	n = strlen(text);
 	text[n++] = '\n'; /* over the NUL: one write per record */
+	end = lseek(b->jfd, 0, SEEK_END);
+	if (end < 0)
+		return -errno;
 	r = fileio_write_all(b->jfd, text, n);
-	if (r < 0)
+	if (r == 0 && sync && fdatasync(b->jfd) < 0)
+		r = -errno;
+	if (r < 0) {
+		if (ftruncate(b->jfd, end) < 0) {
+			/* cannot cut: reopen, which cuts a torn last line */
+			journal_close(b);
+		}
 		return r;
+	}
 	count_status(iteration, json_string_value(json_object_get(rec, "status")), 1);
 	if (!sync)
 		return 0;
-	if (fdatasync(b->jfd) < 0)
-		return -errno;
 	ms = mono_ms() - t0;
 	b->writes++;
 	b->write_total_ms += ms;
 	if (ms > b->write_max_ms)
 		b->write_max_ms = ms;
 	return 0;
+}
+
+/* Write the records a full disk held back, in order. Returns 0 or the first failure. */
+static int flush_pending(struct bundle *b)
+{
+	while (json_array_size(b->pending)) {
+		json_t *p = json_array_get(b->pending, 0);
+		int r = append_one(b, json_object_get(p, "config"), json_object_get(p, "iteration"),
+				   json_object_get(p, "record"), true);
+
+		if (r < 0)
+			return r;
+		json_array_remove(b->pending, 0);
+	}
+	return 0;
+}
+
+static int journal_append(struct bundle *b, json_t *config, json_t *iteration, json_t *rec, bool sync)
+{
+	int r = json_array_size(b->pending) ? flush_pending(b) : 0;
+
+	if (r == 0)
+		r = append_one(b, config, iteration, rec, sync);
+	if (r < 0 && r != -ENOMEM) {
+		/* kept, in order behind the others, for the next try */
+		if (!b->pending)
+			b->pending = json_array();
+		json_array_append_new(b->pending, json_pack("{s:O, s:O, s:O}", "config", config, "iteration",
+							    iteration, "record", rec));
+	}
+	return r;
+}
+
+size_t bundle_records_lost(const struct bundle *b)
+{
+	return json_array_size(b->pending);
 }
 
 int bundle_create(struct bundle *b, const char *results, const char *run_id, json_t *plan, json_t *kernel)
@@ -372,6 +449,7 @@ int bundle_create(struct bundle *b, const char *results, const char *run_id, jso
 		json_decref(kernel);
 		return r;
 	}
+	reserve_take(b);
 	/* "o" steals plan and kernel, as the contract says */
 	b->doc = json_pack("{s:s, s:s, s:s, s:o, s:n, s:s, s:o, s:o, s:[], s:{}}", "schema", BUNDLE_SCHEMA,
 			   "run_id", run_id, "fsagent_version", FSAGENT_VERSION, "started", now_json(),
@@ -488,6 +566,7 @@ int bundle_open(struct bundle *b, const char *results, const char *run_id)
 		recount(it, tests);
 		json_decref(tests);
 	}
+	reserve_take(b);
 	return 0;
 bad:
 	json_decref(b->doc);
@@ -500,6 +579,8 @@ void bundle_release(struct bundle *b)
 	journal_close(b);
 	json_decref(b->doc);
 	b->doc = NULL;
+	json_decref(b->pending);
+	b->pending = NULL;
 }
 
 json_t *bundle_add_config(struct bundle *b, const char *name)
@@ -589,8 +670,9 @@ int bundle_fold_iteration(struct bundle *b, json_t *config, json_t *iteration)
 	size_t i;
 	int r;
 
-	if (iteration_folded(iteration) || json_is_true(json_object_get(iteration, "aggregated")))
-		return 0;
+	if (iteration_folded(iteration) || json_is_true(json_object_get(iteration, "aggregated")) ||
+	    json_array_size(b->pending))
+		return 0; /* records still waiting for space would be folded away */
 	r = read_journal(b->dir, config, iteration, &tests, err, sizeof(err));
 	if (r < 0)
 		return r;
@@ -840,6 +922,9 @@ int bundle_write(struct bundle *b)
 	_cleanup_free_ char *text = NULL;
 	char path[PATH_MAX + 16];
 
+	/* a full disk may have room again: the records it held back go first (not into the reserve) */
+	if (json_array_size(b->pending) && b->reserve)
+		flush_pending(b);
 	/* the records bundle.json counts are durable before it is */
 	if (b->jfd >= 0 && fdatasync(b->jfd) < 0)
 		return -errno;
@@ -847,6 +932,7 @@ int bundle_write(struct bundle *b)
 	json_object_set_new(b->doc, "writes",
 			    json_pack("{s:i, s:f, s:f}", "count", (int)b->writes, "max_ms", b->write_max_ms,
 				      "mean_ms", b->writes ? b->write_total_ms / b->writes : 0.0));
+	json_object_set_new(b->doc, "records_lost", json_integer((json_int_t)bundle_records_lost(b)));
 	text = json_dumps(b->doc, JSON_COMPACT);
 	if (!text)
 		return -ENOMEM;
@@ -856,10 +942,26 @@ int bundle_write(struct bundle *b)
 
 int bundle_finish(struct bundle *b, const char *state)
 {
+	size_t lost;
+	int r;
+
 	json_object_set_new(b->doc, "peak_rss_kb", json_integer(fileio_peak_rss_kb()));
+	if (json_array_size(b->pending))
+		flush_pending(b);
+	lost = bundle_records_lost(b);
+	if (lost) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "%zu test records could not be written: the results disk is full", lost);
+		json_object_set_new(b->doc, "error", json_string(why));
+		state = "error";
+	}
 	json_object_set_new(b->doc, "state", json_string(state));
 	json_object_set_new(b->doc, "ended", now_json());
-	return bundle_write(b);
+	/* the reserve's space is this last bundle.json's, never the records' */
+	reserve_give(b);
+	r = bundle_write(b);
+	return r < 0 ? r : lost ? -ENOSPC : 0;
 }
 
 /*

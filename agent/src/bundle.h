@@ -51,7 +51,20 @@ struct bundle {
 	/* what durable test records cost, for the record */
 	unsigned writes;
 	double write_max_ms, write_total_ms;
+	/*
+	 * A full results disk: records that could not be appended wait here
+	 * ([{config, iteration, record}], in order) and are tried again before
+	 * the next record and at every checkpoint; bundle.json counts those
+	 * still waiting as "records_lost". BUNDLE_RESERVE bytes held in
+	 * <dir>/.reserve from the start are given up for the last bundle.json
+	 * only, so a full disk still gets a final state and its count of lost
+	 * records.
+	 */
+	json_t *pending;
+	bool reserve;
 };
+
+#define BUNDLE_RESERVE (2U << 20)
 
 /*
  * Create <results>/runs/<run_id>/ and a bundle in state "running" holding
@@ -125,6 +138,9 @@ int bundle_coverage_dir(struct bundle *b, json_t *config, json_t *iteration, con
 /* Record an expunged or unknown test without running it (durable at the next bundle_write). */
 int bundle_record_skipped(struct bundle *b, json_t *config, json_t *iteration, const char *name,
 			  const char *status, const char *reason, const char *source);
+
+/* Records not written for want of space (kept in memory, retried). */
+size_t bundle_records_lost(const struct bundle *b);
 
 /* Tests recorded in every journal (the counts summed). */
 size_t bundle_count_recorded(struct bundle *b);

@@ -298,7 +298,10 @@ static int cmd_run(int argc, char **argv)
 		strv_free(caps);
 	}
 	printf("%s/bundle.json\n", b.dir);
-	status = r < 0 ? 1 : bad ? 1 : 0;
+	if (bundle_records_lost(&b))
+		log_err("%zu test records could not be written: the results disk is full (bundle.json: records_lost)",
+			bundle_records_lost(&b));
+	status = r < 0 || bad || bundle_records_lost(&b) ? 1 : 0;
 out:
 	bundle_release(&b);
 	inventory_release(&inv);

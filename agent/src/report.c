@@ -30,6 +30,11 @@ void report_text(json_t *b, FILE *out)
 	unsigned total = 0, without_lockdep = 0;
 
 	fprintf(out, "run %s: %s\n", str(b, "run_id"), str(b, "state"));
+	if (json_integer_value(json_object_get(b, "records_lost")) > 0)
+		fprintf(out, "RESULTS LOST: %lld test records could not be written (the results disk was full)\n",
+			(long long)json_integer_value(json_object_get(b, "records_lost")));
+	if (json_is_string(json_object_get(b, "error")))
+		fprintf(out, "error: %s\n", str(b, "error"));
 	fprintf(out, "kernel %s, fsagent %s, seed %s\n", str(json_object_get(b, "kernel"), "release"),
 		str(b, "fsagent_version"),
 		json_is_string(json_object_get(json_object_get(b, "plan"), "seed"))

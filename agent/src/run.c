@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -350,6 +351,32 @@ static int keep_shard(const struct run_opts *o, struct config_sel *cs, struct bu
 	return 0;
 }
 
+/*
+ * Whether the results disk can take a config's results: the records a full
+ * disk held back are written, and RUN_MIN_FREE bytes are free. Fills why.
+ */
+static bool results_disk_ok(struct bundle *b, char *why, size_t size)
+{
+	struct statvfs sv;
+	unsigned long long free_bytes;
+
+	bundle_write(b);
+	if (bundle_records_lost(b)) {
+		snprintf(why, size, "the results disk is full: %zu test records could not be written",
+			 bundle_records_lost(b));
+		return false;
+	}
+	if (statvfs(b->dir, &sv) < 0)
+		return true; /* nothing known: the writes will tell */
+	free_bytes = (unsigned long long)sv.f_bavail * sv.f_frsize;
+	if (free_bytes < RUN_MIN_FREE) {
+		snprintf(why, size, "the results disk is full: %llu KiB free, a config needs %u KiB to record its results",
+			 free_bytes / 1024, RUN_MIN_FREE / 1024);
+		return false;
+	}
+	return true;
+}
+
 int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 {
 	struct run_ctx c = { .o = o, .b = b };
@@ -396,6 +423,17 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 			c.config = bundle_add_config(b, c.cfg->name);
 			if (bundle_config_done(c.config, c.base + o->plan->iterations))
 				continue; /* resumed: finished or recorded before the crash */
+			/* no tests whose results cannot be kept */
+			if (!results_disk_ok(b, err, sizeof(err))) {
+				log_err("config '%s' not run: %s", c.cfg->name, err);
+				bundle_set(b, "error", json_string(err));
+				for (size_t k = i; k < o->n_configs; k++)
+					bundle_config_status(bundle_add_config(b, o->configs[k].name), "error", err);
+				c.bad++;
+				c.stopped_by = "results disk full";
+				bundle_write(b);
+				break;
+			}
 			if (o->prepare) {
 				struct timespec t0, t1;
 				int p;

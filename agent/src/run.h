@@ -6,6 +6,9 @@
  */
 #pragma once
 
+/* Free space on the results disk below which no config starts (besides the bundle's reserve). */
+#define RUN_MIN_FREE (4U << 20)
+
 #include <stdbool.h>
 
 #include "bundle.h"

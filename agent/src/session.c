@@ -389,6 +389,13 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 		json_object_foreach(counts, k, v)
 			n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0, " %s %lld", k,
 				      (long long)json_integer_value(v));
+		if (bundle_records_lost(&b))
+			n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0,
+				      "; RESULTS LOST: %zu test records not written, the results disk is full",
+				      bundle_records_lost(&b));
+		else if (json_is_string(json_object_get(b.doc, "error")))
+			n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0, "; %s",
+				      json_string_value(json_object_get(b.doc, "error")));
 	}
 	/* failures of earlier boots of a resumed run count too */
 	{
@@ -400,7 +407,7 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 				 json_integer_value(json_object_get(cn, "error")));
 	}
 	if (r == 0)
-		r = bad ? SESSION_FAILED : 0;
+		r = bad || bundle_records_lost(&b) || json_is_string(json_object_get(b.doc, "error")) ? SESSION_FAILED : 0;
 out:
 	for (size_t i = 0; s.fsc && i < s.n; i++)
 		fs_config_release(&s.fsc[i]);
