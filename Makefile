@@ -7,6 +7,7 @@
 #   make check          unit tests, lint, VM boot tests; ends "N passed, N failed"
 #   make unit           unit tests only        make vmtest   VM tests only
 #   make lint           cppcheck + shellcheck  make bench    benchmarks (on demand)
+#   make fuzz           libFuzzer targets, FUZZ_TIME s each (600)   make fuzz-smoke  8 s each
 #   make image FSTESTS=DIR [KERNELS="DIR..."]   the VM image in build/image
 #   V=1                 show commands          SANITIZE=     (default address,undefined)
 
@@ -36,6 +37,14 @@ STATIC_LIBS := $(DEPS)/lib/libmount.a $(DEPS)/lib/libblkid.a $(DEPS)/lib/libkmod
 HOST_LIBS := -lmount -lblkid -lkmod -lext2fs -lcom_err -ljansson -lz -lm
 SAN_FLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer)
 
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_OBJS := $(LIB_SRCS:agent/src/%.c=$(BUILD)/fuzz/obj/%.o)
+FUZZ_CC ?= clang
+FUZZ_FLAGS := -std=gnu11 -g -O1 -Wall -D_GNU_SOURCE -DFSAGENT_VERSION='"$(VERSION)"' -Iagent/src \
+	-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_TIME ?= 600
+
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/host/tests/%)
 
@@ -47,7 +56,7 @@ endif
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all check host-tools unit vmtest lint bench image clean distclean deps packages test-packages
+.PHONY: all check fuzz fuzz-smoke fuzz-targets host-tools unit vmtest lint bench image clean distclean deps packages test-packages
 
 all: $(BUILD)/fsagent
 
@@ -96,6 +105,23 @@ $(BUILD)/host/tests/%.o: tests/unit/%.c | $(BUILD)/.packages-test
 $(BUILD)/host/tests/%: $(BUILD)/host/tests/%.o $(HOST_LIB_OBJS)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(HOST_LIBS) -lcmocka
 
+# libFuzzer targets (clang): the parsers of what a guest or a user writes
+$(BUILD)/fuzz/obj/%.o: agent/src/%.c | $(BUILD)/.packages-test
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -MMD -MP -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_OBJS)
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(HOST_LIBS)
+
+fuzz-targets: $(FUZZ_BINS)
+
+fuzz: $(FUZZ_BINS)
+	$(Q)tests/fuzz/run $(FUZZ_TIME) $(FUZZ_BINS)
+
+fuzz-smoke: $(FUZZ_BINS)
+	$(Q)tests/fuzz/run smoke $(FUZZ_BINS)
+
 # test tools that are not unit tests
 $(BUILD)/host/tools/%: tests/host/%.c | $(BUILD)/.packages-build
 	@mkdir -p $(@D)
@@ -112,12 +138,12 @@ vmtest: $(BUILD)/fsagent $(BUILD)/host/fsagent | $(BUILD)/.packages-test
 lint: | $(BUILD)/.packages-test
 	$(Q)cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \
 		--inline-suppr -D_GNU_SOURCE -Iagent/src \
-		--library=tests/cppcheck-jansson.cfg agent/src tests/unit tests/host/mkhostile.c
+		--library=tests/cppcheck-jansson.cfg agent/src tests/unit tests/host/mkhostile.c tests/fuzz
 	$(Q)shellcheck scripts/install-packages scripts/build-deps scripts/build-kernel scripts/debian-kernel \
 		scripts/debian-mirror scripts/fsagent-qemu image/build image/customize image/cloud-disk image/mkinitramfs \
 		tests/run-unit tests/vm/*.sh tests/check tests/vm/run tests/vm/cases/* tests/host/run tests/host/lib.sh \
 		tests/host/cases/* tests/kconfig/run tests/fixtures/*.sh tests/fixtures/capture tests/fixtures/capture-kmsg \
-		tests/bench/* .ci/run
+		tests/bench/* tests/fuzz/run .ci/run
 	$(Q)shellcheck -s sh tests/fake-fstests/check tests/fake-fstests/common/preamble
 
 check: $(BUILD)/.packages-test
@@ -143,4 +169,4 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
--include $(AGENT_OBJS:.o=.d) $(HOST_OBJS:.o=.d) $(UNIT_BINS:=.d)
+-include $(AGENT_OBJS:.o=.d) $(HOST_OBJS:.o=.d) $(UNIT_BINS:=.d) $(FUZZ_OBJS:.o=.d)

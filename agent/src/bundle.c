@@ -1098,12 +1098,15 @@ bool bundle_rel_path_ok(const char *path, const char *top)
 /* Each string of a validated array span must be a safe artifact path. */
 static bool artifacts_ok(const struct jscan_field *f, char *bad, size_t size)
 {
-	const char *p = f->start, *end = f->start + f->len;
+	const char *p, *end;
 
 	if (f->type == JSCAN_NONE || f->type == JSCAN_NULL)
 		return true;
 	if (f->type != JSCAN_ARRAY)
 		return false;
+	/* an absent field has no start: no arithmetic on it */
+	p = f->start;
+	end = f->start + f->len;
 	while (p < end) {
 		const char *s;
 		char path[PATH_MAX];
