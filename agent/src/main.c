@@ -159,6 +159,9 @@ static int cmd_unframe(int argc, char **argv)
 		log_err("frame '%s' is damaged: %s", argv[1], strerror(-r));
 		return 1;
 	}
+	/* the document is the guest's: on a terminal, no control characters */
+	if (isatty(STDOUT_FILENO))
+		log_printable(doc, len);
 	fwrite(doc, 1, len, stdout);
 	return 0;
 }
