@@ -294,6 +294,26 @@ static int parse_gcov(struct coverage *c, struct test *t, const char *out, size_
 	return 0;
 }
 
+/*
+ * Whether dir/rel is really beneath dir: no symlink on the way (a bundle is
+ * a guest's; its coverage must not lead gcov to host files). A missing
+ * directory is fine: the test touched nothing.
+ */
+static bool beneath(const char *dir, const char *rel)
+{
+	char path[PATH_MAX * 2];
+	_cleanup_free_ char *real_dir = realpath(dir, NULL), *real = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	real = realpath(path, NULL);
+	if (!real)
+		return errno == ENOENT;
+	if (!real_dir)
+		return false;
+	snprintf(path, sizeof(path), "%s/%s", real_dir, rel);
+	return streq(path, real);
+}
+
 /* One test record's saved coverage (abs: its directory) into t. */
 static int test_lines(struct coverage *c, struct test *t, const char *abs, const char *build, const char *gcov_tool,
 		      char *err, size_t es)
@@ -419,6 +439,11 @@ int coverage_add_bundles(struct coverage *c, const char *path, const char *build
 				continue;
 			}
 			snprintf(abs, sizeof(abs), "%s/%s", dir, cov);
+			if (!beneath(dir, cov)) {
+				snprintf(err, es, "%s: a symbolic link on the way: refused", abs);
+				r = -EBADMSG;
+				continue;
+			}
 			r = test_lines(c, t, abs, build, gcov_tool, err, es);
 			if (r < 0)
 				continue;
