@@ -341,16 +341,14 @@ static void reserve_take(struct bundle *b)
 		unlink(path);
 }
 
-/* Give the reserve up; returns whether there was one. */
-static bool reserve_give(struct bundle *b)
+/* Give the reserve up. */
+static void reserve_give(struct bundle *b)
 {
 	char path[PATH_MAX + 16];
-	bool had = b->reserve;
 
 	snprintf(path, sizeof(path), "%s/.reserve", b->dir);
 	unlink(path);
 	b->reserve = false;
-	return had;
 }
 
 /*
