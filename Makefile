@@ -26,8 +26,11 @@ WARN := -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wstrict-prototypes \
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DFSAGENT_VERSION='"$(VERSION)"' \
 	-Iagent/src -MMD -MP
 
-SRCS := $(wildcard agent/src/*.c agent/src/util/*.c)
-LIB_SRCS := $(filter-out agent/src/main.c,$(SRCS))
+# layers, dependencies one way (tests/lint-layers): util <- model <- machine <- run <- boot,
+# model <- analysis, cmd on top
+LAYERS := util model machine run boot analysis cmd
+SRCS := $(foreach l,$(LAYERS),$(wildcard agent/src/$(l)/*.c))
+LIB_SRCS := $(filter-out agent/src/cmd/main.c,$(SRCS))
 AGENT_OBJS := $(SRCS:agent/src/%.c=$(BUILD)/agent/%.o)
 HOST_OBJS := $(SRCS:agent/src/%.c=$(BUILD)/host/%.o)
 HOST_LIB_OBJS := $(LIB_SRCS:agent/src/%.c=$(BUILD)/host/%.o)
@@ -136,6 +139,7 @@ vmtest: $(BUILD)/fsagent $(BUILD)/host/fsagent | $(BUILD)/.packages-test
 	$(Q)tests/vm/run
 
 lint: | $(BUILD)/.packages-test
+	$(Q)tests/lint-layers
 	$(Q)cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \
 		--inline-suppr -D_GNU_SOURCE -Iagent/src \
 		--library=tests/cppcheck-jansson.cfg agent/src tests/unit tests/host/mkhostile.c tests/fuzz
@@ -143,7 +147,7 @@ lint: | $(BUILD)/.packages-test
 		scripts/debian-mirror scripts/fsagent-qemu image/build image/customize image/cloud-disk image/mkinitramfs \
 		tests/run-unit tests/vm/*.sh tests/check tests/vm/run tests/vm/cases/* tests/host/run tests/host/lib.sh \
 		tests/host/cases/* tests/kconfig/run tests/fixtures/*.sh tests/fixtures/capture tests/fixtures/capture-kmsg \
-		tests/bench/* tests/fuzz/run .ci/run
+		tests/bench/* tests/fuzz/run tests/lint-layers .ci/run
 	$(Q)shellcheck -s sh tests/fake-fstests/check tests/fake-fstests/common/preamble
 
 check: $(BUILD)/.packages-test

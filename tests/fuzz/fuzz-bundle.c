@@ -6,8 +6,8 @@
  * is a good one), written to a private directory in /dev/shm.
  */
 #include "fuzz.h"
-#include "bundle.h"
-#include "report.h"
+#include "model/bundle.h"
+#include "analysis/report.h"
 
 #include <fcntl.h>
 #include <stdio.h>

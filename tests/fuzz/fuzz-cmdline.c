@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The kernel command line's fsagent.* words. */
 #include "fuzz.h"
-#include "config.h"
+#include "boot/config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

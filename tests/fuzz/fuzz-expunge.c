@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Expunge files, and matching their rules. */
 #include "fuzz.h"
-#include "expunge.h"
+#include "model/expunge.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

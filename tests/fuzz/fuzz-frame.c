@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The console unframer over a guest's console log. */
 #include "fuzz.h"
-#include "frame.h"
+#include "model/frame.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* /dev/kmsg records and the classification of their messages. */
 #include "fuzz.h"
-#include "kmsg.h"
+#include "model/kmsg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The run plan parser (plan.conf and --set / kernel command line values). */
 #include "fuzz.h"
-#include "plan.h"
+#include "model/plan.h"
 
 #include <jansson.h>
 

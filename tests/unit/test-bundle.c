@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* bundle: checkpoints, per-iteration journals, torn lines, resume, reading back. */
 #include "unit.h"
-#include "bundle.h"
+#include "model/bundle.h"
 #include "util/fileio.h"
 
 #include <errno.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* caps: pure parsers, and collection over captured sysroots. */
 #include "unit.h"
-#include "caps.h"
-#include "kconfig.h"
+#include "machine/caps.h"
+#include "machine/kconfig.h"
 #include "util/sysroot.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* catalog: every shipped config parses; all-lists; what a machine cannot serve; fstests sections. */
 #include "unit.h"
-#include "catalog.h"
+#include "boot/catalog.h"
 #include "util/strv.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* checkout: check's stdout, in the formats fstests prints (fstests-interface.md section 2). */
 #include "unit.h"
-#include "checkout.h"
+#include "model/checkout.h"
 
 struct log {
 	char lines[64][256];

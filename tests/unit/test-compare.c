@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* compare: Fisher's exact test against hand computations. */
 #include "unit.h"
-#include "compare.h"
+#include "analysis/compare.h"
 
 #include <math.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* config: fsagent.* words on the kernel command line. */
 #include "unit.h"
-#include "config.h"
+#include "boot/config.h"
 
 #include <errno.h>
 

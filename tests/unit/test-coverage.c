@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* coverage: the greedy cover against the optimum; gcov: touched files told apart from reset ones. */
 #include "unit.h"
-#include "coverage.h"
-#include "gcov.h"
+#include "analysis/coverage.h"
+#include "run/gcov.h"
 #include "util/fileio.h"
 
 #include <errno.h>

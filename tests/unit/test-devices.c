@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* devices: the inventory over a sysroot captured from a real VM. */
 #include "unit.h"
-#include "devices.h"
+#include "machine/devices.h"
 #include "util/sysroot.h"
 #include "fixture.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* frame: documents framed on the console and cut out again. */
 #include "unit.h"
-#include "frame.h"
+#include "model/frame.h"
 
 #include <errno.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* kmsg: record parsing, classification of real kernel reports, markers, loss counting. */
 #include "unit.h"
-#include "kmsg.h"
+#include "model/kmsg.h"
 #include "util/fileio.h"
 
 #include <errno.h>

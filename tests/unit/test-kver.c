@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* kver: parsing kernel releases and ordering them. */
 #include "unit.h"
-#include "kver.h"
+#include "model/kver.h"
 
 #include <errno.h>
 

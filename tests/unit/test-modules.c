@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* modules: lookups in a captured module directory (nothing is loaded here). */
 #include "unit.h"
-#include "modules.h"
+#include "machine/modules.h"
 #include "util/sysroot.h"
 
 #include <errno.h>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* plan: defaults, plan files, command line words, errors with source/line/key, and order. */
 #include "unit.h"
-#include "config.h"
-#include "order.h"
-#include "plan.h"
+#include "boot/config.h"
+#include "model/order.h"
+#include "model/plan.h"
 #include "util/strv.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* proc: spawning, exit statuses, exec errors, timeouts on the process group. */
 #include "unit.h"
-#include "proc.h"
+#include "util/proc.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* results: the claims ledger and durable JSON writes. */
 #include "unit.h"
-#include "results.h"
+#include "boot/results.h"
 #include "util/fileio.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* roles: matching specs, defaults, and the format-safety policy. */
 #include "unit.h"
-#include "roles.h"
+#include "machine/roles.h"
 #include "util/sysroot.h"
 
 #include <errno.h>

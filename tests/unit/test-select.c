@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* select + expunge: group.list expansion, exclusions, expunge conditions with reasons. */
 #include "unit.h"
-#include "expunge.h"
-#include "select.h"
+#include "model/expunge.h"
+#include "run/select.h"
 #include "util/strv.h"
 
 #include <errno.h>

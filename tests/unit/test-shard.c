@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* shard: LPT's balance against its bound and the optimum, determinism, durations filled in. */
 #include "unit.h"
-#include "shard.h"
+#include "model/shard.h"
 
 #include <errno.h>
 #include <math.h>

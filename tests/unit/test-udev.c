@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* udev: the monitor message parser and the replay of block devices' events. */
 #include "unit.h"
-#include "udev.h"
+#include "boot/udev.h"
 #include "util/sysroot.h"
 
 #include <arpa/inet.h>

@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Coverage-driven test selection (see coverage.h): lines interned as
+ * integers, one sorted array of them per test, and a lazy greedy cover.
+ */
+#include "analysis/coverage.h"
+#include "model/bundle.h"
+#include "run/gcov.h"
+#include "util/proc.h"
+#include "util/fileio.h"
+#include "util/macro.h"
+#include "util/strmap.h"
+#include "util/strv.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- the greedy cover ---------------------------------------------------- */
+
+static size_t gain_of(const struct cover_set *s, const uint8_t *covered)
+{
+	size_t g = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		g += !covered[s->elems[i]];
+	return g;
+}
+
+static double score(const struct cover_set *s, size_t gain, bool by_cost)
+{
+	return by_cost ? (double)gain / (s->cost > 1e-9 ? s->cost : 1e-9) : (double)gain;
+}
+
+size_t cover_greedy(const struct cover_set *sets, size_t n, size_t universe, size_t target, bool by_cost,
+		    size_t *order)
+{
+	uint8_t *covered = calloc(universe ? universe : 1, 1);
+	double *bound = calloc(n ? n : 1, sizeof(*bound));
+	bool *taken = calloc(n ? n : 1, sizeof(*taken));
+	size_t have = 0, picks = 0;
+
+	if (!covered || !bound || !taken) {
+		picks = (size_t)-1;
+		goto out;
+	}
+	/* a set's score only falls as others are taken: stale scores are upper bounds */
+	for (size_t i = 0; i < n; i++)
+		bound[i] = score(&sets[i], sets[i].n, by_cost);
+	while (have < target) {
+		size_t best = n;
+
+		for (;;) {
+			size_t top = n, g;
+
+			for (size_t i = 0; i < n; i++)
+				if (!taken[i] && (top == n || bound[i] > bound[top]))
+					top = i;
+			if (top == n || bound[top] <= 0)
+				break;
+			g = gain_of(&sets[top], covered);
+			if (score(&sets[top], g, by_cost) >= bound[top]) {
+				best = top;
+				break;
+			}
+			bound[top] = score(&sets[top], g, by_cost);
+		}
+		if (best == n) {
+			picks = (size_t)-1;
+			break;
+		}
+		taken[best] = true;
+		order[picks++] = best;
+		for (size_t i = 0; i < sets[best].n; i++)
+			if (!covered[sets[best].elems[i]]) {
+				covered[sets[best].elems[i]] = 1;
+				have++;
+			}
+	}
+out:
+	free(covered);
+	free(bound);
+	free(taken);
+	return picks;
+}
+
+/* ---- lines and tests ----------------------------------------------------- */
+
+struct test {
+	char *name;
+	uint32_t *ids;
+	size_t n, cap;
+	double dur_total;
+	unsigned records;
+	char **configs;
+	unsigned failures; /* in the history */
+};
+
+struct coverage {
+	struct strmap lines; /* "file:line" -> id */
+	struct test *t;
+	size_t nt, capt;
+	unsigned records; /* test records with coverage */
+};
+
+int coverage_new(struct coverage **ret)
+{
+	*ret = calloc(1, sizeof(**ret));
+	return *ret ? 0 : -ENOMEM;
+}
+
+void coverage_free(struct coverage *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nt; i++) {
+		free(c->t[i].name);
+		free(c->t[i].ids);
+		strv_free(c->t[i].configs);
+	}
+	strmap_release(&c->lines);
+	free(c->t);
+	free(c);
+}
+
+static struct test *find_test(struct coverage *c, const char *name, bool add)
+{
+	for (size_t i = 0; i < c->nt; i++)
+		if (streq(c->t[i].name, name))
+			return &c->t[i];
+	if (!add)
+		return NULL;
+	if (c->nt == c->capt) {
+		struct test *nv = realloc(c->t, (c->capt = c->capt ? c->capt * 2 : 64) * sizeof(*nv));
+
+		if (!nv)
+			return NULL;
+		c->t = nv;
+	}
+	memset(&c->t[c->nt], 0, sizeof(c->t[c->nt]));
+	c->t[c->nt].name = strdup(name);
+	c->t[c->nt].configs = strv_split("", ",");
+	if (!c->t[c->nt].name || !c->t[c->nt].configs)
+		return NULL;
+	return &c->t[c->nt++];
+}
+
+static int add_id(struct test *t, uint32_t id)
+{
+	if (t->n == t->cap) {
+		uint32_t *nv = realloc(t->ids, (t->cap = t->cap ? t->cap * 2 : 1024) * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		t->ids = nv;
+	}
+	t->ids[t->n++] = id;
+	return 0;
+}
+
+/* ---- gcov over one test's .gcda files ------------------------------------ */
+
+/* Run argv with its stdout captured. Returns 0 (exit status in *status) or -errno. */
+static int run_capture(const char *const *argv, char **out, size_t *len, int *status)
+{
+	struct proc p = PROC_INIT;
+	FILE *f = open_memstream(out, len);
+	int fds[2], r;
+	char buf[65536];
+	ssize_t n;
+
+	if (!f)
+		return -ENOMEM;
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		fclose(f);
+		return -errno;
+	}
+	p.argv = argv;
+	p.stdout_fd = fds[1];
+	r = proc_start(&p);
+	close(fds[1]);
+	if (r < 0) {
+		close(fds[0]);
+		fclose(f);
+		return r;
+	}
+	while ((n = read(fds[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0)
+			fwrite(buf, 1, (size_t)n, f);
+	close(fds[0]);
+	r = proc_wait(&p, -1);
+	*status = p.status;
+	proc_release(&p);
+	fclose(f);
+	return r;
+}
+
+/* Remove the mirror tree made for gcov (symlinks and directories only). */
+static void rm_tree(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char sub[PATH_MAX];
+		struct stat st;
+
+		if (streq(de->d_name, ".") || streq(de->d_name, "..") ||
+		    snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name) >= (int)sizeof(sub) || lstat(sub, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode))
+			rm_tree(sub);
+		else
+			unlink(sub);
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
+}
+
+struct gcda_dir {
+	char rel[PATH_MAX]; /* "fs/xfs" */
+	char **files;	    /* absolute .gcda paths */
+};
+
+struct gcda_dirs {
+	struct gcda_dir *v;
+	size_t n;
+};
+
+/* One .gcda file (gcov_walk_gcda) into the group of its directory. */
+static int collect_one(void *data, const char *path, const char *rel)
+{
+	struct gcda_dirs *g = data;
+	const char *slash = strrchr(rel, '/');
+	int dlen = slash ? (int)(slash - rel) : 0;
+	size_t k;
+
+	for (k = 0; k < g->n && (strlen(g->v[k].rel) != (size_t)dlen || strncmp(g->v[k].rel, rel, dlen) != 0); k++)
+		;
+	if (k == g->n) {
+		struct gcda_dir *nv = realloc(g->v, (g->n + 1) * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		g->v = nv;
+		snprintf(g->v[k].rel, sizeof(g->v[k].rel), "%.*s", dlen, rel);
+		g->v[k].files = strv_split("", ",");
+		g->n++;
+	}
+	return strv_push(&g->v[k].files, path);
+}
+
+/* gcov's JSON documents, one per line: each covered line interned into t. */
+static int parse_gcov(struct coverage *c, struct test *t, const char *out, size_t len, char *err, size_t es)
+{
+	size_t pos = 0;
+
+	while (pos < len) {
+		const char *nl = memchr(out + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - out) : len, i, k;
+		json_error_t jerr;
+		json_t *doc = json_loadb(out + pos, end - pos, 0, &jerr), *f, *l;
+
+		if (!doc && end > pos) {
+			snprintf(err, es, "gcov's output: %s", jerr.text);
+			return -EBADMSG;
+		}
+		json_array_foreach(json_object_get(doc, "files"), i, f)
+			json_array_foreach(json_object_get(f, "lines"), k, l)
+		{
+			char key[PATH_MAX + 32];
+			long id;
+
+			if (json_integer_value(json_object_get(l, "count")) <= 0)
+				continue;
+			snprintf(key, sizeof(key), "%s:%lld", json_string_value(json_object_get(f, "file")) ?: "?",
+				 (long long)json_integer_value(json_object_get(l, "line_number")));
+			id = strmap_put(&c->lines, key, NULL);
+			if (id < 0 || add_id(t, (uint32_t)id) < 0) {
+				json_decref(doc);
+				return -ENOMEM;
+			}
+		}
+		json_decref(doc);
+		pos = end + 1;
+	}
+	return 0;
+}
+
+/*
+ * Whether dir/rel is really beneath dir: no symlink on the way (a bundle is
+ * a guest's; its coverage must not lead gcov to host files). A missing
+ * directory is fine: the test touched nothing.
+ */
+static bool beneath(const char *dir, const char *rel)
+{
+	char path[PATH_MAX * 2];
+	_cleanup_free_ char *real_dir = realpath(dir, NULL), *real = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	real = realpath(path, NULL);
+	if (!real)
+		return errno == ENOENT;
+	if (!real_dir)
+		return false;
+	snprintf(path, sizeof(path), "%s/%s", real_dir, rel);
+	return streq(path, real);
+}
+
+/* One test record's saved coverage (abs: its directory) into t. */
+static int test_lines(struct coverage *c, struct test *t, const char *abs, const char *build, const char *gcov_tool,
+		      char *err, size_t es)
+{
+	struct gcda_dirs g = { NULL, 0 };
+	char mirror[] = "/tmp/fsagent-gcov-XXXXXX";
+	struct stat dst;
+	int r;
+
+	/* a test that touched nothing saved nothing: no directory, no lines */
+	if (stat(abs, &dst) < 0 && errno == ENOENT)
+		return 0;
+	r = gcov_walk_gcda(abs, "", collect_one, &g, 16);
+	if (r < 0)
+		snprintf(err, es, "read '%s' failed: %s", abs, strerror(-r));
+	if (r >= 0 && !mkdtemp(mirror)) {
+		r = -errno;
+		snprintf(err, es, "mkdtemp failed: %s", strerror(-r));
+	}
+	for (size_t k = 0; r >= 0 && k < g.n; k++) {
+		char mdir[PATH_MAX * 2];
+		char **argv = strv_split("", ",");
+		_cleanup_free_ char *out = NULL;
+		size_t len = 0;
+		int st = 0;
+
+		snprintf(mdir, sizeof(mdir), "%s/%s", mirror, g.v[k].rel);
+		r = fileio_mkdir_p(mdir);
+		strv_push(&argv, gcov_tool);
+		strv_push(&argv, "--json-format");
+		strv_push(&argv, "--stdout");
+		strv_push(&argv, "-o");
+		strv_push(&argv, mdir);
+		for (char **f = g.v[k].files; r >= 0 && *f; f++) {
+			const char *base = strrchr(*f, '/') + 1;
+			char gcda[PATH_MAX * 3], gcno[PATH_MAX * 3], src[PATH_MAX * 3];
+			struct stat sst;
+
+			snprintf(gcda, sizeof(gcda), "%s/%s", mdir, base);
+			snprintf(gcno, sizeof(gcno), "%s/%.*s.gcno", mdir, (int)(strlen(base) - 5), base);
+			snprintf(src, sizeof(src), "%s/%s%s%.*s.gcno", build, g.v[k].rel, *g.v[k].rel ? "/" : "",
+				 (int)(strlen(base) - 5), base);
+			if (stat(src, &sst) < 0) {
+				snprintf(err, es, "no '%s': --build must be the kernel's build directory, built with the gcov "
+						  "fragment", src);
+				r = -ENOENT;
+				break;
+			}
+			{
+				/* the mirror's links must not depend on the working directory */
+				_cleanup_free_ char *f_abs = realpath(*f, NULL), *src_abs = realpath(src, NULL);
+
+				if (!f_abs || !src_abs || symlink(f_abs, gcda) < 0 || symlink(src_abs, gcno) < 0)
+					r = -errno;
+				else
+					r = strv_push(&argv, gcda);
+			}
+		}
+		if (r >= 0)
+			r = run_capture((const char *const *)argv, &out, &len, &st);
+		if (r >= 0 && st != 0) {
+			snprintf(err, es, "%s exited with status %d on %s", gcov_tool, st, g.v[k].rel);
+			r = -EIO;
+		} else if (r < 0 && !err[0]) {
+			snprintf(err, es, "running %s failed: %s", gcov_tool, strerror(-r));
+		}
+		if (r >= 0)
+			r = parse_gcov(c, t, out, len, err, es);
+		strv_free(argv);
+	}
+	rm_tree(mirror);
+	for (size_t k = 0; k < g.n; k++)
+		strv_free(g.v[k].files);
+	free(g.v);
+	return r;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int coverage_add_bundles(struct coverage *c, const char *path, const char *build, const char *gcov_tool, char *err,
+			 size_t es)
+{
+	char **list = NULL;
+	unsigned before = c->records;
+	int r = bundle_find_all(path, &list, err, es);
+
+	for (char **p = list; r >= 0 && *p; p++) {
+		json_auto_t *b = NULL;
+		char dir[PATH_MAX];
+		json_t *cf, *it, *rec;
+		size_t i, k, m;
+		struct stat st;
+
+		snprintf(dir, sizeof(dir), "%s", *p);
+		if (stat(*p, &st) == 0 && !S_ISDIR(st.st_mode))
+			*strrchr(dir, '/') = '\0';
+		r = bundle_load(*p, &b, err, es);
+		json_array_foreach(json_object_get(b, "configs"), i, cf)
+			json_array_foreach(json_object_get(cf, "iterations"), k, it)
+				json_array_foreach(json_object_get(it, "tests"), m, rec)
+		{
+			const char *cov = json_string_value(json_object_get(json_object_get(rec, "coverage"), "dir"));
+			const char *name = json_string_value(json_object_get(rec, "name"));
+			const char *cname = json_string_value(json_object_get(cf, "name"));
+			char abs[PATH_MAX * 2];
+			struct test *t;
+
+			if (r < 0 || !cov)
+				continue;
+			if (!name || !bundle_test_name_ok(name) || !bundle_rel_path_ok(cov, "coverage")) {
+				snprintf(err, es, "%s: key 'coverage.dir': '%s' is not a path under coverage/", *p, cov);
+				r = -EBADMSG;
+				continue;
+			}
+			t = find_test(c, name, true);
+			if (!t) {
+				r = -ENOMEM;
+				continue;
+			}
+			snprintf(abs, sizeof(abs), "%s/%s", dir, cov);
+			if (!beneath(dir, cov)) {
+				snprintf(err, es, "%s: a symbolic link on the way: refused", abs);
+				r = -EBADMSG;
+				continue;
+			}
+			r = test_lines(c, t, abs, build, gcov_tool, err, es);
+			if (r < 0)
+				continue;
+			t->dur_total += json_number_value(json_object_get(rec, "duration"));
+			t->records++;
+			if (cname && !strv_contains(t->configs, cname))
+				r = strv_push(&t->configs, cname);
+			c->records++;
+		}
+	}
+	strv_free(list);
+	if (r >= 0 && c->records == before) {
+		snprintf(err, es, "%s: no test saved coverage (plan key coverage on a gcov kernel)", path);
+		r = -ENOENT;
+	}
+	/* each test's lines sorted and unique, for the cover */
+	for (size_t i = 0; r >= 0 && i < c->nt; i++) {
+		struct test *t = &c->t[i];
+		size_t w = 0;
+
+		if (t->n)
+			qsort(t->ids, t->n, sizeof(*t->ids), cmp_u32);
+		for (size_t k = 0; k < t->n; k++)
+			if (!w || t->ids[w - 1] != t->ids[k])
+				t->ids[w++] = t->ids[k];
+		t->n = w;
+	}
+	return r;
+}
+
+static int on_history(void *ctx, const struct bundle_outcome *o)
+{
+	struct coverage *c = ctx;
+	struct test *t;
+
+	if (!streq(o->status, "fail") && !streq(o->status, "timeout") && !streq(o->status, "crash") &&
+	    !streq(o->status, "error"))
+		return 0;
+	t = find_test(c, o->test, true);
+	if (!t)
+		return -ENOMEM;
+	t->failures += o->count;
+	return 0;
+}
+
+int coverage_add_history(struct coverage *c, const char *path, char *err, size_t es)
+{
+	static const struct bundle_scan_ops ops = { NULL, on_history };
+	char **list = NULL;
+	int r = bundle_find_all(path, &list, err, es);
+
+	for (char **p = list; r >= 0 && *p; p++)
+		r = bundle_scan(*p, &ops, c, err, es);
+	strv_free(list);
+	return r;
+}
+
+/* ---- the selection -------------------------------------------------------- */
+
+static double test_seconds(const struct test *t)
+{
+	return t->records ? t->dur_total / t->records * (double)strv_length(t->configs) : 0;
+}
+
+json_t *coverage_select(struct coverage *c, double percent, bool by_time)
+{
+	struct cover_set *sets = calloc(c->nt ? c->nt : 1, sizeof(*sets));
+	size_t *order = calloc(c->nt ? c->nt : 1, sizeof(*order));
+	uint8_t *covered = calloc(c->lines.n ? c->lines.n : 1, 1);
+	size_t target = (size_t)ceil(percent / 100.0 * (double)c->lines.n), picks, have = 0, with_cov = 0;
+	double secs_all = 0, secs_sel = 0;
+	json_t *sel, *kept, *doc = NULL;
+
+	if (!sets || !order || !covered)
+		goto out;
+	for (size_t i = 0; i < c->nt; i++) {
+		sets[i] = (struct cover_set){ c->t[i].ids, c->t[i].n, test_seconds(&c->t[i]) };
+		secs_all += sets[i].cost;
+		with_cov += c->t[i].records > 0;
+	}
+	if (target > c->lines.n)
+		target = c->lines.n;
+	picks = cover_greedy(sets, c->nt, c->lines.n, target, by_time, order);
+	if (picks == (size_t)-1)
+		goto out;
+	sel = json_array();
+	for (size_t k = 0; k < picks; k++) {
+		const struct test *t = &c->t[order[k]];
+		size_t added = 0;
+
+		for (size_t i = 0; i < t->n; i++)
+			if (!covered[t->ids[i]]) {
+				covered[t->ids[i]] = 1;
+				added++;
+			}
+		have += added;
+		secs_sel += sets[order[k]].cost;
+		json_array_append_new(sel, json_pack("{s:s, s:I, s:I, s:f}", "test", t->name, "lines", (json_int_t)t->n,
+						     "added", (json_int_t)added, "seconds", sets[order[k]].cost));
+	}
+	/* bug finders the cover left out: kept, with what they would add */
+	kept = json_array();
+	for (size_t i = 0; i < c->nt; i++) {
+		const struct test *t = &c->t[i];
+		bool in = false;
+		size_t adds = 0;
+
+		for (size_t k = 0; k < picks; k++)
+			in |= order[k] == i;
+		if (in || !t->failures)
+			continue;
+		for (size_t k = 0; k < t->n; k++)
+			adds += !covered[t->ids[k]];
+		json_array_append_new(kept, json_pack("{s:s, s:i, s:I, s:s, s:f}", "test", t->name, "failures",
+						      (int)t->failures, "adds_lines", (json_int_t)adds, "why",
+						      adds ? "failed before; not needed for the target"
+							   : "failed before; adds no coverage",
+						      "seconds", sets[i].cost));
+		secs_sel += sets[i].cost;
+	}
+	doc = json_pack("{s:s, s:f, s:s, s:I, s:I, s:I, s:i, s:f, s:f, s:o, s:o}", "schema", COVERAGE_SCHEMA, "percent",
+			percent, "by", by_time ? "time" : "size", "lines_total", (json_int_t)c->lines.n, "lines_selected",
+			(json_int_t)have, "tests_total", (json_int_t)with_cov, "records", (int)c->records,
+			"seconds_total", secs_all, "seconds_selected", secs_sel, "selected", sel, "kept", kept);
+out:
+	free(sets);
+	free(order);
+	free(covered);
+	return doc;
+}
+
+static unsigned num(json_t *o, const char *k)
+{
+	return (unsigned)json_integer_value(json_object_get(o, k));
+}
+
+static void header(json_t *res, FILE *out, const char *prefix)
+{
+	double all = json_real_value(json_object_get(res, "seconds_total"));
+	double sel = json_real_value(json_object_get(res, "seconds_selected"));
+
+	fprintf(out, "%s%zu of %u tests cover %u of %u lines (target %g%%, by %s); %.1f s of %.1f s (%.0f%%)",
+		prefix, json_array_size(json_object_get(res, "selected")) + json_array_size(json_object_get(res, "kept")),
+		num(res, "tests_total"), num(res, "lines_selected"), num(res, "lines_total"),
+		json_real_value(json_object_get(res, "percent")), json_string_value(json_object_get(res, "by")), sel,
+		all, all > 0 ? 100 * sel / all : 0);
+	if (json_array_size(json_object_get(res, "kept")))
+		fprintf(out, ", %zu kept for failing before", json_array_size(json_object_get(res, "kept")));
+	fputc('\n', out);
+}
+
+void coverage_text(json_t *res, FILE *out)
+{
+	json_t *t;
+	size_t i;
+
+	header(res, out, "coverage: ");
+	json_array_foreach(json_object_get(res, "selected"), i, t)
+		fprintf(out, "  %-18s +%-6u of %-6u lines  %6.1f s\n", json_string_value(json_object_get(t, "test")),
+			num(t, "added"), num(t, "lines"), json_real_value(json_object_get(t, "seconds")));
+	json_array_foreach(json_object_get(res, "kept"), i, t)
+		fprintf(out, "  %-18s kept: %s (failed %u times; would add %u lines)\n",
+			json_string_value(json_object_get(t, "test")), json_string_value(json_object_get(t, "why")),
+			num(t, "failures"), num(t, "adds_lines"));
+}
+
+void coverage_write_list(json_t *res, FILE *out)
+{
+	json_t *t;
+	size_t i;
+
+	header(res, out, "# fsagent coverage: ");
+	json_array_foreach(json_object_get(res, "selected"), i, t)
+		fprintf(out, "%s\n", json_string_value(json_object_get(t, "test")));
+	json_array_foreach(json_object_get(res, "kept"), i, t)
+		fprintf(out, "# kept: %s\n%s\n", json_string_value(json_object_get(t, "why")),
+			json_string_value(json_object_get(t, "test")));
+}
+
+void coverage_write_plan(json_t *res, FILE *out)
+{
+	json_t *t;
+	size_t i;
+
+	header(res, out, "# fsagent coverage: ");
+	fputs("tests =", out);
+	json_array_foreach(json_object_get(res, "selected"), i, t)
+		fprintf(out, " %s", json_string_value(json_object_get(t, "test")));
+	json_array_foreach(json_object_get(res, "kept"), i, t)
+		fprintf(out, " %s", json_string_value(json_object_get(t, "test")));
+	fputc('\n', out);
+}

@@ -1,0 +1,664 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A run read out of a guest-written results disk with libext2fs (see
+ * extract.h). libext2fs's errcode_t is converted once, in ext2_errno().
+ */
+#include "analysis/extract.h"
+#include "util/fileio.h"
+#include "util/macro.h"
+
+#include <ext2fs/ext2fs.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define REFUSALS_LISTED 1000 /* extraction.json lists this many; the count is exact */
+#define COPY_CHUNK (1U << 20)
+#define MAX_EXTENTS (1U << 20) /* of one file: a looping extent tree stops here */
+
+struct walk {
+	ext2_filsys fs;
+	const struct extract_limits *lim;
+	ext2fs_inode_bitmap seen; /* directories already entered */
+	int imgfd;                /* the image, for reading extents directly */
+	bool cfr;                 /* copy_file_range() works between image and host */
+	uint64_t files, dirs, bytes, entries, refused;
+	json_t *refusals;
+	char *buf;
+	char *err;
+	size_t es;
+};
+
+/* One entry of a directory, gathered before any is materialised. */
+struct dent {
+	char name[EXT2_NAME_LEN + 1];
+	size_t len;
+	ext2_ino_t ino;
+};
+
+struct dlist {
+	struct dent *v;
+	size_t n, cap;
+	uint64_t limit;
+	bool truncated;
+	int r;
+};
+
+static int ext2_errno(errcode_t e)
+{
+	if (e == 0)
+		return 0;
+	if (e > 0 && e < 4096)
+		return -(int)e; /* libext2fs passes system errors through */
+	return -EIO;
+}
+
+int extract_name_char(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+	       c == '_' || c == '-' || c == '+' || c == ',' || c == '=' || c == '@' || c == '%' || c == ':';
+}
+
+void extract_limits_default(struct extract_limits *lim)
+{
+	*lim = (struct extract_limits){ EXTRACT_MAX_FILE, EXTRACT_MAX_TOTAL, EXTRACT_MAX_ENTRIES,
+					EXTRACT_MAX_DEPTH };
+}
+
+/* A name as shown in extraction.json and messages: bytes outside the set as \xNN. */
+static void show_name(char *out, size_t size, const char *name, size_t len)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < len && o + 5 < size; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (extract_name_char(c) || c == ' ')
+			out[o++] = (char)c;
+		else
+			o += (size_t)snprintf(out + o, size - o, "\\x%02x", c);
+	}
+	out[o] = '\0';
+}
+
+static void refuse(struct walk *w, const char *path, const char *why)
+{
+	w->refused++;
+	if (json_array_size(w->refusals) < REFUSALS_LISTED)
+		json_array_append_new(w->refusals, json_pack("{s:s, s:s}", "path", path, "reason", why));
+}
+
+static bool name_plain(const char *name, size_t len)
+{
+	if (len == 0 || (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.'))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!extract_name_char((unsigned char)name[i]))
+			return false;
+	return true;
+}
+
+static int gather(ext2_ino_t dir _unused_, int entry, struct ext2_dir_entry *de, int offset _unused_,
+		  int blocksize _unused_, char *buf _unused_, void *priv)
+{
+	struct dlist *l = priv;
+	size_t len = (size_t)ext2fs_dirent_name_len(de);
+
+	if (entry == DIRENT_DOT_FILE || entry == DIRENT_DOT_DOT_FILE || de->inode == 0)
+		return 0;
+	if (l->n >= l->limit) {
+		l->truncated = true;
+		return DIRENT_ABORT;
+	}
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct dent *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v) {
+			l->r = -ENOMEM;
+			return DIRENT_ABORT;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	memcpy(l->v[l->n].name, de->name, len);
+	l->v[l->n].name[len] = '\0';
+	l->v[l->n].len = len;
+	l->v[l->n].ino = de->inode;
+	l->n++;
+	return 0;
+}
+
+static const char *type_name(uint16_t mode)
+{
+	if (LINUX_S_ISLNK(mode))
+		return "a symbolic link";
+	if (LINUX_S_ISFIFO(mode))
+		return "a FIFO";
+	if (LINUX_S_ISCHR(mode))
+		return "a character device";
+	if (LINUX_S_ISBLK(mode))
+		return "a block device";
+	if (LINUX_S_ISSOCK(mode))
+		return "a socket";
+	return "of no known file type";
+}
+
+/* Bytes the file's data really occupies on the disk. */
+static int allocated_bytes(struct walk *w, ext2_ino_t ino, struct ext2_inode *inode, uint64_t *ret)
+{
+	blk64_t blocks = 0;
+	errcode_t e;
+
+	if (inode->i_flags & EXT4_INLINE_DATA_FL) {
+		size_t size = 0;
+
+		e = ext2fs_inline_data_size(w->fs, ino, &size);
+		*ret = size;
+		return ext2_errno(e);
+	}
+	if (!(inode->i_flags & EXT4_EXTENTS_FL)) {
+		/* block-mapped (ext2/3): what the inode says it holds, in 512-byte units */
+		*ret = (uint64_t)ext2fs_get_stat_i_blocks(w->fs, inode) * 512;
+		return 0;
+	}
+	/* the blocks its extents really map, whatever i_blocks claims */
+	e = ext2fs_count_blocks(w->fs, ino, inode, &blocks);
+	if (e)
+		return ext2_errno(e);
+	*ret = (uint64_t)blocks * w->fs->blocksize;
+	return 0;
+}
+
+/*
+ * Copy an extent-mapped file's data straight from the image, an extent at
+ * a time (libext2fs's file reader goes a block at a time). Unwritten
+ * extents and holes stay holes. Returns 0, -EBADMSG for a tree that maps
+ * outside the disk or more than the file's size, or -errno of the write.
+ */
+static int copy_extents(struct walk *w, int fd, ext2_ino_t ino, struct ext2_inode *inode, uint64_t size)
+{
+	uint64_t bs = w->fs->blocksize, disk = ext2fs_blocks_count(w->fs->super), copied = 0;
+	ext2_extent_handle_t h;
+	struct ext2fs_extent ex;
+	unsigned n = 0;
+	int r = 0;
+	errcode_t e = ext2fs_extent_open2(w->fs, ino, inode, &h);
+
+	if (e)
+		return -EBADMSG;
+	for (e = ext2fs_extent_get(h, EXT2_EXTENT_ROOT, &ex); !e && r == 0;
+	     e = ext2fs_extent_get(h, EXT2_EXTENT_NEXT, &ex)) {
+		uint64_t off, len;
+
+		if (++n > MAX_EXTENTS) {
+			r = -EBADMSG;
+			break;
+		}
+		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF) || (ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT) ||
+		    (ex.e_flags & EXT2_EXTENT_FLAGS_UNINIT) || ex.e_len == 0)
+			continue;
+		off = (uint64_t)ex.e_lblk * bs;
+		if (off >= size)
+			continue;
+		if (ex.e_pblk >= disk || ex.e_len > disk - ex.e_pblk) {
+			r = -EBADMSG;
+			break;
+		}
+		len = (uint64_t)ex.e_len * bs;
+		if (len > size - off)
+			len = size - off;
+		copied += len;
+		if (copied > size) {
+			r = -EBADMSG; /* extents overlap */
+			break;
+		}
+		for (uint64_t done = 0; done < len && r == 0;) {
+			size_t chunk = len - done < COPY_CHUNK ? (size_t)(len - done) : COPY_CHUNK;
+			loff_t in = (loff_t)(ex.e_pblk * bs + done), out = (loff_t)(off + done);
+			/* in the kernel when it can (one copy less), else through the buffer */
+			ssize_t got = w->cfr ? copy_file_range(w->imgfd, &in, fd, &out, chunk, 0) : -1;
+
+			if (got < 0 && w->cfr && errno != EXDEV && errno != ENOSYS && errno != EINVAL &&
+			    errno != EOPNOTSUPP) {
+				r = -errno;
+				break;
+			}
+			if (got < 0) {
+				w->cfr = false;
+				got = pread(w->imgfd, w->buf, chunk, in);
+				if (got > 0 && pwrite(fd, w->buf, (size_t)got, out) != got)
+					r = -errno ?: -EIO;
+			}
+			if (got < 0)
+				r = -errno;
+			else if (got == 0)
+				r = -EBADMSG;
+			done += got > 0 ? (uint64_t)got : 0;
+		}
+	}
+	ext2fs_extent_free(h);
+	if (r == 0 && e && e != EXT2_ET_EXTENT_NO_NEXT)
+		r = -EBADMSG;
+	if (r == 0 && ftruncate(fd, (off_t)size) < 0)
+		r = -errno;
+	return r;
+}
+
+/* Copy a regular file's data into a new file name under dfd. */
+static int copy_file(struct walk *w, int dfd, const char *name, const char *path, ext2_ino_t ino,
+		     struct ext2_inode *inode)
+{
+	uint64_t size = EXT2_I_SIZE(inode), alloc = 0, left;
+	ext2_file_t f = NULL;
+	char why[160];
+	int fd, r;
+	errcode_t e;
+
+	r = allocated_bytes(w, ino, inode, &alloc);
+	if (r < 0) {
+		refuse(w, path, "its blocks cannot be read");
+		return 0;
+	}
+	if (size > alloc) {
+		snprintf(why, sizeof(why), "size %llu bytes but only %llu bytes allocated (sparse or corrupt)",
+			 (unsigned long long)size, (unsigned long long)alloc);
+		refuse(w, path, why);
+		return 0;
+	}
+	if (size > w->lim->max_file) {
+		snprintf(why, sizeof(why), "size %llu bytes is over the per-file cap of %llu",
+			 (unsigned long long)size, (unsigned long long)w->lim->max_file);
+		refuse(w, path, why);
+		return 0;
+	}
+	if (size > w->lim->max_total - w->bytes) {
+		snprintf(why, sizeof(why), "size %llu bytes would pass the per-run cap of %llu",
+			 (unsigned long long)size, (unsigned long long)w->lim->max_total);
+		refuse(w, path, why);
+		return 0;
+	}
+	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		if (errno == EEXIST) {
+			refuse(w, path, "a second entry of the same name");
+			return 0;
+		}
+		snprintf(w->err, w->es, "create '%s': %s", path, strerror(errno));
+		return -errno;
+	}
+	if ((inode->i_flags & EXT4_EXTENTS_FL) && !(inode->i_flags & EXT4_INLINE_DATA_FL)) {
+		r = copy_extents(w, fd, ino, inode, size);
+		close(fd);
+		if (r == -EBADMSG) {
+			unlinkat(dfd, name, 0);
+			refuse(w, path, "its extents map outside the disk or overlap");
+			return 0;
+		}
+		if (r < 0) {
+			snprintf(w->err, w->es, "write '%s': %s", path, strerror(-r));
+			return r;
+		}
+		w->files++;
+		w->bytes += size;
+		return 0;
+	}
+	e = ext2fs_file_open2(w->fs, ino, inode, 0, &f);
+	for (left = size; !e && left > 0;) {
+		unsigned int got = 0;
+
+		e = ext2fs_file_read(f, w->buf, left < COPY_CHUNK ? (unsigned)left : COPY_CHUNK, &got);
+		if (e || got == 0)
+			break;
+		r = fileio_write_all(fd, w->buf, got);
+		if (r < 0) {
+			snprintf(w->err, w->es, "write '%s': %s", path, strerror(-r));
+			ext2fs_file_close(f);
+			close(fd);
+			return r;
+		}
+		left -= got;
+	}
+	if (f)
+		ext2fs_file_close(f);
+	close(fd);
+	if (e || left) {
+		/* a file half read is not a result: it goes, and says why */
+		unlinkat(dfd, name, 0);
+		refuse(w, path, e ? "its data cannot be read" : "its data ends before its size");
+		return 0;
+	}
+	w->files++;
+	w->bytes += size;
+	return 0;
+}
+
+static int walk_dir(struct walk *w, ext2_ino_t dir, int dfd, const char *prefix, unsigned depth);
+
+static int take_entry(struct walk *w, int dfd, const struct dent *d, const char *prefix, unsigned depth)
+{
+	static const char *const reserved[] = { EXTRACT_RESERVED };
+	char shown[EXT2_NAME_LEN * 4 + 1], path[PATH_MAX];
+	struct ext2_inode inode;
+	errcode_t e;
+	int sub, r;
+
+	show_name(shown, sizeof(shown), d->name, d->len);
+	snprintf(path, sizeof(path), "%s%s%s", prefix, prefix[0] ? "/" : "", shown);
+	if (++w->entries > w->lim->max_entries) {
+		if (w->entries == w->lim->max_entries + 1)
+			refuse(w, path, "the per-run cap on entries is reached; this and every later entry left out");
+		else
+			w->refused++;
+		return 0;
+	}
+	if (!name_plain(d->name, d->len)) {
+		refuse(w, path, "the name is not plain (only A-Z a-z 0-9 . _ - + , = @ % :, not . or ..)");
+		return 0;
+	}
+	if (depth == 0)
+		for (size_t i = 0; i < ARRAY_SIZE(reserved); i++)
+			if (streq(d->name, reserved[i])) {
+				refuse(w, path, "the name is the host's own in a run directory");
+				return 0;
+			}
+	e = ext2fs_read_inode(w->fs, d->ino, &inode);
+	if (e) {
+		refuse(w, path, "its inode cannot be read");
+		return 0;
+	}
+	if (LINUX_S_ISREG(inode.i_mode))
+		return copy_file(w, dfd, d->name, path, d->ino, &inode);
+	if (!LINUX_S_ISDIR(inode.i_mode)) {
+		char why[64];
+
+		snprintf(why, sizeof(why), "it is %s", type_name(inode.i_mode));
+		refuse(w, path, why);
+		return 0;
+	}
+	if (depth + 1 > w->lim->max_depth) {
+		refuse(w, path, "the directory is deeper than the cap");
+		return 0;
+	}
+	if (ext2fs_test_inode_bitmap2(w->seen, d->ino)) {
+		refuse(w, path, "the directory was reached before (a loop or a second link)");
+		return 0;
+	}
+	if (mkdirat(dfd, d->name, 0755) < 0) {
+		if (errno == EEXIST) {
+			refuse(w, path, "a second entry of the same name");
+			return 0;
+		}
+		snprintf(w->err, w->es, "create '%s': %s", path, strerror(errno));
+		return -errno;
+	}
+	sub = openat(dfd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (sub < 0) {
+		snprintf(w->err, w->es, "open '%s': %s", path, strerror(errno));
+		return -errno;
+	}
+	w->dirs++;
+	r = walk_dir(w, d->ino, sub, path, depth + 1);
+	close(sub);
+	return r;
+}
+
+static int walk_dir(struct walk *w, ext2_ino_t dir, int dfd, const char *prefix, unsigned depth)
+{
+	struct dlist l = { .limit = w->lim->max_entries + 1 };
+	errcode_t e;
+	int r = 0;
+
+	ext2fs_mark_inode_bitmap2(w->seen, dir);
+	e = ext2fs_dir_iterate2(w->fs, dir, 0, NULL, gather, &l);
+	if (l.r < 0) {
+		free(l.v);
+		snprintf(w->err, w->es, "reading directory '%s': %s", prefix[0] ? prefix : ".", strerror(-l.r));
+		return l.r;
+	}
+	if (e)
+		refuse(w, prefix[0] ? prefix : ".", "the directory cannot be read whole; what could be read is kept");
+	for (size_t i = 0; i < l.n && r == 0; i++)
+		r = take_entry(w, dfd, &l.v[i], prefix, depth);
+	if (r == 0 && l.truncated)
+		refuse(w, prefix[0] ? prefix : ".", "the directory has more entries than the per-run cap");
+	free(l.v);
+	return r;
+}
+
+/* A directory entry of dir by name, of the wanted type. */
+static int lookup(ext2_filsys fs, ext2_ino_t dir, const char *name, bool want_dir, ext2_ino_t *ret,
+		  struct ext2_inode *inode)
+{
+	errcode_t e = ext2fs_lookup(fs, dir, name, (int)strlen(name), NULL, ret);
+
+	if (e == EXT2_ET_FILE_NOT_FOUND)
+		return -ENOENT;
+	if (e)
+		return ext2_errno(e);
+	e = ext2fs_read_inode(fs, *ret, inode);
+	if (e)
+		return ext2_errno(e);
+	if (want_dir ? !LINUX_S_ISDIR(inode->i_mode) : !LINUX_S_ISREG(inode->i_mode))
+		return want_dir ? -ENOTDIR : -EINVAL;
+	return 0;
+}
+
+/* A small regular file of the disk, whole and NUL-terminated. */
+static int read_small(ext2_filsys fs, ext2_ino_t dir, const char *name, uint64_t cap, char **ret)
+{
+	struct ext2_inode inode;
+	ext2_ino_t ino;
+	ext2_file_t f;
+	uint64_t size;
+	unsigned int got = 0;
+	char *buf;
+	int r = lookup(fs, dir, name, false, &ino, &inode);
+	errcode_t e;
+
+	if (r < 0)
+		return r;
+	size = EXT2_I_SIZE(&inode);
+	if (size > cap)
+		return -EFBIG;
+	buf = malloc(size + 1);
+	if (!buf)
+		return -ENOMEM;
+	e = ext2fs_file_open2(fs, ino, &inode, 0, &f);
+	if (!e) {
+		e = ext2fs_file_read(f, buf, (unsigned int)size, &got);
+		ext2fs_file_close(f);
+	}
+	if (e || got != size) {
+		free(buf);
+		return e ? ext2_errno(e) : -EIO;
+	}
+	buf[size] = '\0';
+	*ret = buf;
+	return 0;
+}
+
+static bool run_id_ok(const char *id)
+{
+	size_t n = strlen(id);
+
+	return n > 0 && n < sizeof(((struct extract_result *)0)->run_id) && name_plain(id, n);
+}
+
+/* The run the disk's /current-run names (its first line). */
+static int current_run(ext2_filsys fs, char *id, size_t size)
+{
+	_cleanup_free_ char *text = NULL;
+	int r = read_small(fs, EXT2_ROOT_INO, "current-run", 256, &text);
+
+	if (r < 0)
+		return r;
+	text[strcspn(text, "\r\n")] = '\0';
+	if (!run_id_ok(text))
+		return -EBADMSG;
+	snprintf(id, size, "%s", text);
+	return 0;
+}
+
+/* The run's bundle.json must be a bundle that names this run. */
+static int check_bundle(struct walk *w, ext2_ino_t run, const char *id, const char *image)
+{
+	_cleanup_free_ char *text = NULL;
+	json_auto_t *doc = NULL;
+	const char *named;
+	char shown[256];
+	int r = read_small(w->fs, run, "bundle.json", w->lim->max_file, &text);
+
+	if (r < 0) {
+		snprintf(w->err, w->es, "%s: runs/%s/bundle.json: %s", image, id,
+			 r == -EINVAL ? "not a regular file" : r == -EFBIG ? "over the per-file cap" : strerror(-r));
+		return r == -ENOENT || r == -EINVAL ? -EBADMSG : r;
+	}
+	doc = json_loads(text, 0, NULL);
+	named = json_string_value(json_object_get(doc, "run_id"));
+	if (!named || !streq(named, id)) {
+		show_name(shown, sizeof(shown), named ?: "(none)", named ? strlen(named) : 6);
+		snprintf(w->err, w->es, "%s: runs/%s/bundle.json names run '%s', not '%s': not extracted", image, id,
+			 shown, id);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+static int write_report(struct walk *w, int dfd, const char *image, const char *id)
+{
+	json_auto_t *doc = json_pack("{s:s, s:s, s:s, s:{s:I, s:I, s:I, s:i}, s:I, s:I, s:I, s:I, s:O}", "schema",
+				     "fsagent-extraction/1", "image", image, "run_id", id, "limits", "max_file",
+				     (json_int_t)w->lim->max_file, "max_total", (json_int_t)w->lim->max_total,
+				     "max_entries", (json_int_t)w->lim->max_entries, "max_depth",
+				     (int)w->lim->max_depth, "files", (json_int_t)w->files, "dirs",
+				     (json_int_t)w->dirs, "bytes", (json_int_t)w->bytes, "refused_count",
+				     (json_int_t)w->refused, "refused", w->refusals);
+	_cleanup_free_ char *text = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
+	int fd, r;
+
+	if (!text)
+		return -ENOMEM;
+	fd = openat(dfd, "extraction.json", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	r = fileio_write_all(fd, text, strlen(text));
+	if (r == 0)
+		r = fileio_write_all(fd, "\n", 1);
+	close(fd);
+	return r;
+}
+
+int extract_run(const char *image, const char *run_id, const char *into, const struct extract_limits *lim,
+		struct extract_result *res, char *err, size_t es)
+{
+	struct walk w = { .lim = lim, .imgfd = -1, .cfr = true, .err = err, .es = es };
+	char priv[PATH_MAX], id[128];
+	struct ext2_inode inode;
+	ext2_ino_t runs, run;
+	int intofd = -1, pfd = -1, rfd = -1, r;
+	errcode_t e;
+
+	memset(res, 0, sizeof(*res));
+	if (run_id && !run_id_ok(run_id)) {
+		snprintf(err, es, "run id: not a plain name");
+		return -EINVAL;
+	}
+	intofd = open(into, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (intofd < 0) {
+		r = -errno;
+		snprintf(err, es, "%s: %s", into, strerror(errno));
+		return r;
+	}
+	e = ext2fs_open2(image, NULL, EXT2_FLAG_64BITS, 0, 0, unix_io_manager, &w.fs);
+	if (e) {
+		snprintf(err, es, "%s: not a readable ext2/3/4 image: %s", image, error_message(e));
+		close(intofd);
+		return -EBADMSG;
+	}
+	w.imgfd = open(image, O_RDONLY | O_CLOEXEC);
+	r = w.imgfd < 0 ? -errno : ext2_errno(ext2fs_read_inode_bitmap(w.fs));
+	if (r == 0)
+		r = ext2_errno(ext2fs_allocate_inode_bitmap(w.fs, "entered", &w.seen));
+	if (r < 0) {
+		snprintf(err, es, "%s: %s", image, strerror(-r));
+		goto out;
+	}
+	if (run_id)
+		snprintf(id, sizeof(id), "%s", run_id);
+	else if ((r = current_run(w.fs, id, sizeof(id))) < 0) {
+		snprintf(err, es, "%s: /current-run: %s", image,
+			 r == -EBADMSG ? "not a plain run id" : r == -EINVAL ? "not a regular file" : strerror(-r));
+		r = -EBADMSG;
+		goto out;
+	}
+	r = lookup(w.fs, EXT2_ROOT_INO, "runs", true, &runs, &inode);
+	if (r == 0)
+		r = lookup(w.fs, runs, id, true, &run, &inode);
+	if (r < 0) {
+		snprintf(err, es, "%s: runs/%s: %s", image, id, r == -ENOTDIR ? "not a directory" : strerror(-r));
+		r = -EBADMSG;
+		goto out;
+	}
+	w.buf = malloc(COPY_CHUNK);
+	w.refusals = json_array();
+	if (!w.buf || !w.refusals) {
+		r = -ENOMEM;
+		goto out;
+	}
+	r = check_bundle(&w, run, id, image);
+	if (r < 0)
+		goto out;
+
+	/* the tree is built where nobody else writes, then moved in whole */
+	if (snprintf(priv, sizeof(priv), "%s/.extract.XXXXXX", into) >= (int)sizeof(priv) || !mkdtemp(priv)) {
+		r = -errno ?: -ENAMETOOLONG;
+		snprintf(err, es, "%s: cannot make a private directory: %s", into, strerror(-r));
+		goto out;
+	}
+	pfd = open(priv, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0 || mkdirat(pfd, id, 0755) < 0 ||
+	    (rfd = openat(pfd, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		r = -errno;
+		snprintf(err, es, "%s: %s", priv, strerror(errno));
+		goto out;
+	}
+	r = walk_dir(&w, run, rfd, "", 0);
+	if (r == 0)
+		r = write_report(&w, rfd, image, id);
+	if (r < 0) {
+		if (!err[0])
+			snprintf(err, es, "%s/%s: %s", priv, id, strerror(-r));
+		goto out;
+	}
+	if (renameat2(pfd, id, intofd, id, RENAME_NOREPLACE) < 0) {
+		r = -errno;
+		snprintf(err, es, "%s/%s %s; the run is left in %s/%s", into, id,
+			 r == -EEXIST ? "exists already" : strerror(-r), priv, id);
+		goto out;
+	}
+	unlinkat(intofd, priv + strlen(into) + 1, AT_REMOVEDIR);
+	snprintf(res->dest, sizeof(res->dest), "%s/%s", into, id);
+	snprintf(res->run_id, sizeof(res->run_id), "%s", id);
+	res->files = w.files;
+	res->dirs = w.dirs;
+	res->bytes = w.bytes;
+	res->refused = w.refused;
+out:
+	if (rfd >= 0)
+		close(rfd);
+	if (pfd >= 0)
+		close(pfd);
+	close(intofd);
+	if (w.seen)
+		ext2fs_free_inode_bitmap(w.seen);
+	if (w.imgfd >= 0)
+		close(w.imgfd);
+	ext2fs_close_free(&w.fs);
+	json_decref(w.refusals);
+	free(w.buf);
+	return r;
+}

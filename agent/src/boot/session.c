@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The boot-time run session (see session.h).
+ */
+#include "boot/session.h"
+#include "model/shard.h"
+#include "model/bundle.h"
+#include "boot/catalog.h"
+#include "model/expunge.h"
+#include "machine/mkfs.h"
+#include "machine/mount.h"
+#include "model/order.h"
+#include "model/plan.h"
+#include "boot/results.h"
+#include "run/run.h"
+#include "run/runner.h"
+#include "util/fileio.h"
+#include "util/log.h"
+#include "util/macro.h"
+#include "util/strv.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <time.h>
+#include <unistd.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CRASH_LOOP_BOOTS 3 /* boots in a row without a new result before a run stops */
+
+struct progress {
+	const char *results;
+	const char *run_id;
+	char dir[PATH_MAX];
+	int boots, stalled;
+	size_t recorded;
+};
+
+struct session {
+	struct progress pg;
+	const struct boot_config *cfg;
+	struct inventory *inv;
+	const struct plan *plan;
+	const char *catalog;
+	char host_options[PATH_MAX];
+	struct fs_config *fsc; /* per run_config */
+	struct run_config *rc;
+	size_t n;
+};
+
+/* Apply one plan source if it exists; a bad one fills err. */
+static int apply_plan_file(struct plan *p, const char *path, const char *source, char *err, size_t es)
+{
+	_cleanup_free_ char *buf = NULL;
+	int r = fileio_read_full(path, &buf, NULL);
+
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0) {
+		snprintf(err, es, "%s: %s", source, strerror(-r));
+		return r;
+	}
+	return plan_apply_file(p, source, buf, err, es);
+}
+
+static int load_plan(struct plan *p, const struct boot_config *cfg, const char *results, char *err, size_t es)
+{
+	char path[PATH_MAX];
+	int r;
+
+	r = apply_plan_file(p, SESSION_DEFAULTS, "image:" SESSION_DEFAULTS, err, es);
+	if (r < 0)
+		return r;
+	snprintf(path, sizeof(path), "%s/plan.conf", results);
+	r = apply_plan_file(p, path, "results:/plan.conf", err, es);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < cfg->n_plan; i++) {
+		char key[256];
+
+		/* report the key as it was written on the command line */
+		snprintf(key, sizeof(key), "%s", cfg->plan_keys[i]);
+		r = plan_set(p, "kernel command line", 0, key, cfg->plan_values[i], err, es);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+
+/*
+ * The boots of a run, for crash-loop detection: written once a boot has
+ * started testing ("testing": true) and again when it stops, also for a
+ * deliberate reboot. Which test was in flight when a boot ended while
+ * testing needs no record: it is the first of the running iteration's
+ * order without a result in its journal.
+ */
+static void progress_write(struct progress *pg, bool testing)
+{
+	json_auto_t *j = json_pack("{s:s, s:I, s:i, s:i, s:I, s:b}", "run_id", pg->run_id, "boot_started",
+				   (json_int_t)time(NULL), "boots", pg->boots, "stalled_boots", pg->stalled,
+				   "recorded", (json_int_t)pg->recorded, "testing", testing);
+	int r = j ? results_write_json(pg->dir, "progress.json", j) : -ENOMEM;
+
+	if (r < 0)
+		log_err("write '%s/progress.json' failed: %s", pg->dir, strerror(-r));
+}
+
+/* The last lines the crashed kernel left in pstore (then cleared), or NULL. */
+static char *pstore_tail(void)
+{
+	DIR *d = opendir("/sys/fs/pstore");
+	struct dirent *de;
+	char *all = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&all, &len);
+
+	while (d && f && (de = readdir(d))) {
+		_cleanup_free_ char *buf = NULL;
+		char path[PATH_MAX];
+
+		if (!startswith(de->d_name, "dmesg-") && !startswith(de->d_name, "console-"))
+			continue;
+		snprintf(path, sizeof(path), "/sys/fs/pstore/%s", de->d_name);
+		if (fileio_read_full(path, &buf, NULL) == 0) {
+			fprintf(f, "--- pstore %s\n%s\n", de->d_name, buf);
+			unlink(path); /* read once: a later crash must not inherit it */
+		}
+	}
+	if (d)
+		closedir(d);
+	if (f)
+		fclose(f);
+	if (all && !*all) {
+		free(all);
+		return NULL;
+	}
+	/* keep the end: the oops and the panic are the last lines */
+	if (all && len > 16384) {
+		memmove(all, all + len - 16384, 16384);
+		all[16384] = '\0';
+	}
+	return all;
+}
+
+/* The test that was running when the machine went down: recorded as a crash. */
+static void record_crash(struct bundle *b)
+{
+	json_t *config = NULL, *it = bundle_running_iteration(b, &config);
+	struct test_result t = { 0 };
+	char **left = NULL;
+
+	if (!it || bundle_remaining(b, config, it, &left) < 0 || !left) {
+		strv_free(left);
+		return; /* between iterations: nothing was in flight */
+	}
+	snprintf(t.name, sizeof(t.name), "%s", left[0]);
+	strv_free(left);
+	t.status = TS_CRASH;
+	/* how long it ran before the crash is not known: its duration stays 0 */
+	t.kernel_log = pstore_tail();
+	t.kernel_log_len = t.kernel_log ? strlen(t.kernel_log) : 0;
+	snprintf(t.reason, sizeof(t.reason), "the machine crashed or was reset during the test%s",
+		 t.kernel_log ? " (kernel log from pstore kept)" : "");
+	log_warn("%s %s: crash: resuming after it", json_string_value(json_object_get(config, "name")), t.name);
+	bundle_record_test(b, config, it, &t, NULL);
+	test_result_release(&t);
+}
+
+/* Format the test device, check it mounts, and write the config's section. */
+static int prepare(void *data, const struct run_config *rc, char *why, size_t size)
+{
+	struct session *s = data;
+	struct fs_config *c = NULL;
+	const struct role_slot *test;
+	char **caps;
+	const char *unmet;
+	FILE *f;
+	int r;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (&s->rc[i] == rc)
+			c = &s->fsc[i];
+	if (!c)
+		return -EINVAL;
+	caps = inventory_cap_names(s->inv);
+	unmet = catalog_unmet(c, &s->inv->roles, caps,
+			      json_object_get(json_object_get(s->inv->doc, "kconfig"), "options"), why, size);
+	strv_free(caps);
+	if (unmet)
+		return 1;
+	test = roles_get(&s->inv->roles, ROLE_TEST);
+	{
+		_cleanup_free_ char *opts = NULL;
+
+		if (asprintf(&opts, "%s %s", c->mkfs ? c->mkfs : "",
+			     s->plan->mkfs_options ? s->plan->mkfs_options : "") < 0)
+			return -ENOMEM;
+		r = mkfs_format(c->fstype, opts, test->dev->devnode, why, size);
+		if (r < 0)
+			return r;
+	}
+	fileio_mkdir_p("/mnt/scratch");
+	r = mount_device(test->dev->devnode, "/mnt/test", c->fstype, NULL);
+	if (r < 0) {
+		snprintf(why, size, "mount '%s' (%s) on /mnt/test failed: %s", test->dev->devnode, c->fstype,
+			 strerror(-r));
+		return r;
+	}
+	/* check mounts TEST_DEV itself, with TEST_FS_MOUNT_OPTS */
+	mount_umount("/mnt/test");
+	f = fopen(s->host_options, "ae");
+	if (!f) {
+		snprintf(why, size, "open '%s' failed: %s", s->host_options, strerror(errno));
+		return -errno;
+	}
+	r = catalog_write_section(c, s->plan, &s->inv->roles, rc->result_base, f, why, size);
+	fclose(f);
+	return r;
+}
+
+int session_run(const struct boot_config *cfg, struct inventory *inv, const char *results, void (*settle)(void),
+		char *summary, size_t ss)
+{
+	struct expunge_list expunges = { 0 };
+	json_t *durations = NULL;
+	struct session s = { .cfg = cfg, .inv = inv, .catalog = cfg->catalog ? cfg->catalog : SESSION_CATALOG };
+	const char *fstests = cfg->fstests ? cfg->fstests : SESSION_FSTESTS;
+	char err[512] = "", run_id[64], rbase[PATH_MAX], cur[PATH_MAX], **names = NULL, **sections = NULL;
+	_cleanup_free_ char *resume_id = NULL;
+	struct bundle b = { 0 };
+	struct plan plan;
+	unsigned bad = 0;
+	int r, pr;
+
+	r = plan_init(&plan);
+	if (r < 0)
+		return r;
+	pr = load_plan(&plan, cfg, results, err, sizeof(err));
+	if (pr == 0 && !plan.configs[0]) {
+		plan_release(&plan);
+		/* no configs: this boot was for the inventory alone */
+		summary[0] = '\0';
+		return 0;
+	}
+	if (pr == 0 && plan.order == ORDER_RANDOM && !plan.seed_set) {
+		plan.seed = order_new_seed();
+		plan.seed_set = true;
+	}
+	/* a run in progress on the results disk is resumed, not started again */
+	snprintf(cur, sizeof(cur), "%s/current-run", results);
+	if (fileio_read_line(cur, &resume_id) == 0 && resume_id[0] &&
+	    bundle_open(&b, results, resume_id) == 0) {
+		char ppath[PATH_MAX + 32];
+		json_t *seed = json_object_get(json_object_get(b.doc, "plan"), "seed");
+		json_auto_t *progress = NULL;
+
+		snprintf(run_id, sizeof(run_id), "%s", resume_id);
+		snprintf(ppath, sizeof(ppath), "%s/progress.json", b.dir);
+		progress = json_load_file(ppath, 0, NULL);
+		/* the orders not yet drawn come from the run's own seed */
+		if (json_is_string(seed)) {
+			plan.seed = strtoull(json_string_value(seed), NULL, 10);
+			plan.seed_set = true;
+		}
+		s.pg.boots = (int)json_integer_value(json_object_get(progress, "boots")) + 1;
+		s.pg.stalled = (int)json_integer_value(json_object_get(progress, "stalled_boots"));
+		if (!json_is_false(json_object_get(progress, "testing")))
+			record_crash(&b);
+		s.pg.recorded = bundle_count_recorded(&b);
+		if ((json_int_t)s.pg.recorded <= json_integer_value(json_object_get(progress, "recorded")))
+			s.pg.stalled++;
+		else
+			s.pg.stalled = 0;
+		log_info("resuming run %s (boot %d)", run_id, s.pg.boots);
+		json_object_set_new(b.doc, "state", json_string("running"));
+		json_object_set_new(b.doc, "boots", json_integer(s.pg.boots));
+		bundle_write(&b);
+		if (s.pg.stalled >= CRASH_LOOP_BOOTS) {
+			snprintf(err, sizeof(err), "run keeps crashing: %d boots in a row without a new result",
+				 s.pg.stalled);
+			bundle_set(&b, "error", json_string(err));
+			bundle_finish(&b, "stopped");
+			unlink(cur);
+			snprintf(summary, ss, "%s (bundle runs/%s)", err, run_id);
+			r = -EIO;
+			goto out;
+		}
+	} else {
+		run_new_id(run_id, sizeof(run_id));
+		r = bundle_create(&b, results, run_id, plan_to_json(&plan),
+				  json_incref(json_object_get(inv->doc, "kernel")));
+		if (r < 0) {
+			snprintf(summary, ss, "create bundle in '%s' failed: %s", results, strerror(-r));
+			plan_release(&plan);
+			return r;
+		}
+		bundle_set(&b, "caps", json_incref(inv->doc));
+		s.pg.boots = 1;
+	}
+	s.pg.results = results;
+	s.pg.run_id = run_id;
+	snprintf(s.pg.dir, sizeof(s.pg.dir), "%s", b.dir);
+	/* never a run on a misread plan: record the error and stop */
+	if (pr < 0 || expunge_load_files(&expunges, results, plan.expunge_files, err, sizeof(err)) < 0 ||
+	    shard_plan_durations(&plan, results, &durations, err, sizeof(err)) < 0 ||
+	    catalog_expand(s.catalog, plan.configs, &names, err, sizeof(err)) < 0) {
+		bundle_set(&b, "error", json_string(err));
+		bundle_finish(&b, "error");
+		snprintf(summary, ss, "%s", err);
+		r = -EINVAL;
+		goto out;
+	}
+	s.plan = &plan;
+	s.n = strv_length(names);
+	s.fsc = calloc(s.n ? s.n : 1, sizeof(*s.fsc));
+	s.rc = calloc(s.n ? s.n : 1, sizeof(*s.rc));
+	if (!s.fsc || !s.rc) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < s.n; i++) {
+		char sec[80];
+
+		if (catalog_load(s.catalog, names[i], &s.fsc[i], err, sizeof(err)) < 0) {
+			bundle_set(&b, "error", json_string(err));
+			bundle_finish(&b, "error");
+			snprintf(summary, ss, "%s", err);
+			r = -EINVAL;
+			goto out;
+		}
+		catalog_section_name(&s.fsc[i], sec, sizeof(sec));
+		strv_push(&sections, sec);
+	}
+	snprintf(rbase, sizeof(rbase), "%s/fstests", b.dir);
+	snprintf(s.host_options, sizeof(s.host_options), "/run/fsagent/fstests.config");
+	fileio_mkdir_p("/run/fsagent");
+	{
+		static const char head[] = "# written by fsagent, one section per config\n";
+
+		fileio_write_atomic(s.host_options, head, strlen(head));
+	}
+	for (size_t i = 0; i < s.n; i++)
+		s.rc[i] = (struct run_config){ s.fsc[i].name, s.fsc[i].fstype, s.host_options, sections[i], rbase };
+	bundle_write(&b);
+	progress_write(&s.pg, true);
+	fileio_write_atomic(cur, run_id, strlen(run_id));
+	/* the plan is read and the bundle begun: the devices must be settled from here */
+	if (settle)
+		settle();
+	{
+		char **caps = inventory_cap_names(inv);
+		struct run_opts ro = { .fstests = fstests, .results = results, .sysrq = true, .plan = &plan, .expunges = &expunges,
+				       .durations = durations, .configs = s.rc, .n_configs = s.n, .prepare = prepare, .data = &s };
+
+		ro.ctx.kernel = inv->caps.version;
+		ro.ctx.arch = json_string_value(json_object_get(json_object_get(inv->doc, "machine"), "arch"));
+		ro.ctx.caps = caps;
+		r = run_execute(&ro, &b, &bad);
+		strv_free(caps);
+	}
+	/* keep the fstests config fsagent wrote beside the bundle */
+	{
+		char dst[PATH_MAX + 32];
+
+		snprintf(dst, sizeof(dst), "%s/fstests.config", b.dir);
+		bundle_copy_file(s.host_options, dst);
+	}
+	s.pg.recorded = bundle_count_recorded(&b);
+	json_object_set_new(b.doc, "kmsg_lost",
+			    json_integer((json_int_t)(runner_kmsg_lost() +
+						      json_integer_value(json_object_get(b.doc, "kmsg_lost")))));
+	if (r == RUNNER_UNKILLABLE) {
+		/* nothing in flight: the next boot goes on after the stuck test */
+		json_object_set_new(b.doc, "state", json_string("running"));
+		bundle_write(&b);
+		progress_write(&s.pg, false);
+	} else {
+		bundle_finish(&b, r < 0 ? "error" : "complete");
+		progress_write(&s.pg, false);
+		unlink(cur);
+	}
+	{
+		json_t *counts = json_object_get(b.doc, "counts"), *v;
+		const char *k;
+		int n = snprintf(summary, ss, "bundle runs/%s:", run_id);
+
+		json_object_foreach(counts, k, v)
+			n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0, " %s %lld", k,
+				      (long long)json_integer_value(v));
+		if (bundle_records_lost(&b))
+			n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0,
+				      "; RESULTS LOST: %zu test records not written, the results disk is full",
+				      bundle_records_lost(&b));
+		else if (json_is_string(json_object_get(b.doc, "error")))
+			n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0, "; %s",
+				      json_string_value(json_object_get(b.doc, "error")));
+	}
+	/* failures of earlier boots of a resumed run count too */
+	{
+		json_t *cn = json_object_get(b.doc, "counts");
+
+		bad = (unsigned)(json_integer_value(json_object_get(cn, "fail")) +
+				 json_integer_value(json_object_get(cn, "timeout")) +
+				 json_integer_value(json_object_get(cn, "crash")) +
+				 json_integer_value(json_object_get(cn, "error")));
+	}
+	if (r == 0)
+		r = bad || bundle_records_lost(&b) || json_is_string(json_object_get(b.doc, "error")) ? SESSION_FAILED : 0;
+out:
+	for (size_t i = 0; s.fsc && i < s.n; i++)
+		fs_config_release(&s.fsc[i]);
+	free(s.fsc);
+	free(s.rc);
+	strv_free(names);
+	strv_free(sections);
+	expunge_list_release(&expunges);
+	json_decref(durations);
+	bundle_release(&b);
+	plan_release(&plan);
+	return r;
+}

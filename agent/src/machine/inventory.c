@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Assembles caps.json from caps.c, devices.c and roles.c (see inventory.h).
+ */
+#include "machine/inventory.h"
+#include "util/strv.h"
+#include "util/version.h"
+
+#include <errno.h>
+#include <string.h>
+
+static void set_roles(struct inventory *inv, const struct boot_config *cfg, const char *const *claims)
+{
+	struct roles_request req = { .claims = claims };
+
+	for (int i = 0; i < ROLE_MAX; i++)
+		req.spec[i] = cfg ? cfg->role_spec[i] : NULL;
+	req.wipe = cfg ? cfg->wipe : NULL;
+	roles_assign(&inv->devs, &req, &inv->roles);
+	json_object_set_new(inv->doc, "roles", roles_to_json(&inv->roles));
+}
+
+int inventory_build(struct modules *mods, const struct boot_config *cfg, const char *const *claims,
+		    struct inventory *ret)
+{
+	struct inventory inv = { .mods = mods };
+	json_t *caps;
+	int r;
+
+	r = caps_collect(mods, &inv.caps, &caps);
+	if (r < 0)
+		return r;
+	r = devices_scan(&inv.devs);
+	if (r < 0) {
+		json_decref(caps);
+		return r;
+	}
+	inv.doc = json_pack("{s:s, s:s}", "schema", CAPS_SCHEMA, "fsagent_version", FSAGENT_VERSION);
+	if (!inv.doc) {
+		json_decref(caps);
+		device_list_release(&inv.devs);
+		return -ENOMEM;
+	}
+	json_object_update(inv.doc, caps);
+	json_decref(caps);
+	json_object_set_new(inv.doc, "devices", devices_to_json(&inv.devs));
+	set_roles(&inv, cfg, claims);
+	*ret = inv;
+	return 0;
+}
+
+void inventory_update(struct inventory *inv, const struct boot_config *cfg, const char *const *claims)
+{
+	json_object_set_new(inv->doc, "devices", devices_to_json(&inv->devs));
+	json_object_set_new(inv->doc, "filesystems", caps_filesystems_json(inv->mods));
+	set_roles(inv, cfg, claims);
+}
+
+void inventory_release(struct inventory *inv)
+{
+	device_list_release(&inv->devs);
+	json_decref(inv->doc);
+	memset(inv, 0, sizeof(*inv));
+}
+
+char **inventory_cap_names(const struct inventory *inv)
+{
+	static const struct {
+		const char *option, *name;
+	} configured[] = {
+		{ "KASAN", "kasan" },	  { "KCSAN", "kcsan" },	    { "UBSAN", "ubsan" },
+		{ "KFENCE", "kfence" },	  { "DEBUG_KMEMLEAK", "kmemleak" }, { "GCOV_KERNEL", "gcov" },
+	};
+	json_t *opts = json_object_get(json_object_get(inv->doc, "kconfig"), "options");
+	char **v = strv_split("", ",");
+	bool dax = false, zoned = false, pmem = false;
+
+	if (!v)
+		return NULL;
+	if (inv->caps.lockdep_live)
+		strv_push(&v, "lockdep");
+	for (size_t i = 0; i < sizeof(configured) / sizeof(configured[0]); i++) {
+		const char *val = json_string_value(json_object_get(opts, configured[i].option));
+
+		if (val && strcmp(val, "y") == 0)
+			strv_push(&v, configured[i].name);
+	}
+	for (size_t i = 0; i < inv->devs.n; i++) {
+		dax |= inv->devs.v[i].dax;
+		pmem |= inv->devs.v[i].transport && strcmp(inv->devs.v[i].transport, "pmem") == 0;
+		zoned |= strcmp(inv->devs.v[i].zoned, "none") != 0;
+	}
+	if (dax)
+		strv_push(&v, "dax");
+	if (pmem)
+		strv_push(&v, "pmem");
+	if (zoned)
+		strv_push(&v, "zoned");
+	return v;
+}

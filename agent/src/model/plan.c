@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Run plan parsing and resolution (see plan.h). A table maps each key to
+ * its type; one setter serves plan files and the kernel command line.
+ */
+#include "model/plan.h"
+#include "util/fileio.h"
+#include "util/lines.h"
+#include "util/macro.h"
+#include "util/strv.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+enum key_type { K_LIST_TESTS, K_LIST_GROUPS, K_LIST_CONFIGS, K_LIST_FILES, K_ORDER, K_SEED, K_UINT,
+		K_DURATION, K_TIME, K_STRING, K_SHARD };
+
+static const struct plan_key {
+	const char *name;
+	enum key_type type;
+	size_t offset;
+	unsigned min, max;
+} keys[] = {
+	{ "configs", K_LIST_CONFIGS, offsetof(struct plan, configs), 0, 0 },
+	{ "groups", K_LIST_GROUPS, offsetof(struct plan, groups), 0, 0 },
+	{ "exclude_groups", K_LIST_GROUPS, offsetof(struct plan, exclude_groups), 0, 0 },
+	{ "tests", K_LIST_TESTS, offsetof(struct plan, tests), 0, 0 },
+	{ "exclude", K_LIST_TESTS, offsetof(struct plan, exclude), 0, 0 },
+	{ "expunge_files", K_LIST_FILES, offsetof(struct plan, expunge_files), 0, 0 },
+	{ "order", K_ORDER, 0, 0, 0 },
+	{ "seed", K_SEED, 0, 0, 0 },
+	{ "iterations", K_UINT, offsetof(struct plan, iterations), 1, 1000000 },
+	{ "rerun_failures", K_UINT, offsetof(struct plan, rerun_failures), 0, 100 },
+	{ "timeout", K_DURATION, offsetof(struct plan, timeout), 0, 0 },
+	{ "mkfs_options", K_STRING, offsetof(struct plan, mkfs_options), 0, 0 },
+	{ "mount_options", K_STRING, offsetof(struct plan, mount_options), 0, 0 },
+	{ "soak.duration", K_DURATION, offsetof(struct plan, soak_duration), 0, 0 },
+	{ "soak.deadline", K_TIME, offsetof(struct plan, soak_deadline), 0, 0 },
+	{ "soak.stop_file", K_STRING, offsetof(struct plan, soak_stop_file), 0, 0 },
+	{ "shard", K_SHARD, 0, 0, 0 },
+	{ "coverage", K_LIST_FILES, offsetof(struct plan, coverage), 0, 0 },
+	{ "durations", K_STRING, offsetof(struct plan, durations), 0, 0 },
+};
+
+int plan_init(struct plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->iterations = 1;
+	p->configs = strv_split("", ",");
+	p->groups = strv_split("auto", ",");
+	p->exclude_groups = strv_split("", ",");
+	p->tests = strv_split("", ",");
+	p->exclude = strv_split("", ",");
+	p->expunge_files = strv_split("", ",");
+	p->coverage = strv_split("", ",");
+	p->origins = json_object();
+	if (!p->configs || !p->groups || !p->exclude_groups || !p->tests || !p->exclude ||
+	    !p->expunge_files || !p->coverage || !p->origins) {
+		plan_release(p);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void plan_release(struct plan *p)
+{
+	strv_free(p->configs);
+	strv_free(p->groups);
+	strv_free(p->exclude_groups);
+	strv_free(p->tests);
+	strv_free(p->exclude);
+	strv_free(p->expunge_files);
+	strv_free(p->coverage);
+	for (size_t i = 0; i < p->n_test_timeouts; i++)
+		free(p->test_timeouts[i].test);
+	free(p->test_timeouts);
+	free(p->mkfs_options);
+	free(p->mount_options);
+	free(p->soak_stop_file);
+	free(p->durations);
+	json_decref(p->origins);
+	memset(p, 0, sizeof(*p));
+}
+
+static const struct plan_key *find_key(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (streq(keys[i].name, name))
+			return &keys[i];
+	return NULL;
+}
+
+bool plan_key_is_known(const char *key)
+{
+	return find_key(key) || startswith(key, "timeout.");
+}
+
+int plan_parse_duration(const char *s, unsigned long *ret)
+{
+	unsigned long long v;
+	char *end;
+	unsigned long mult = 1;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	if (*end && end[1])
+		return -EINVAL;
+	switch (*end) {
+	case '\0':
+	case 's':
+		break;
+	case 'm':
+		mult = 60;
+		break;
+	case 'h':
+		mult = 3600;
+		break;
+	case 'd':
+		mult = 86400;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (v > 100ULL * 365 * 86400 / mult)
+		return -EINVAL;
+	*ret = (unsigned long)(v * mult);
+	return 0;
+}
+
+/* "2026-12-10T00:00:00Z" or "@<epoch seconds>" */
+static int parse_time(const char *s, long long *ret)
+{
+	struct tm tm = { 0 };
+	const char *end;
+
+	if (s[0] == '@') {
+		unsigned long long v;
+
+		if (fileio_parse_u64(s + 1, &v) < 0)
+			return -EINVAL;
+		*ret = (long long)v;
+		return 0;
+	}
+	end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (!end || *end)
+		return -EINVAL;
+	*ret = (long long)timegm(&tm);
+	return 0;
+}
+
+/* dir/NNN[-name] as fstests names tests, with * and ? globs allowed */
+static bool test_name_ok(const char *t)
+{
+	const char *slash = strchr(t, '/');
+
+	if (!slash || slash == t || !slash[1] || strchr(slash + 1, '/'))
+		return false;
+	for (const char *c = t; c < slash; c++)
+		if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) && *c != '_')
+			return false;
+	for (const char *c = slash + 1; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != '*' && *c != '?')
+			return false;
+	return true;
+}
+
+/* fs/name: "xfs/4k", "ext4/bigalloc_1k", "btrfs/all" */
+static bool config_name_ok(const char *c)
+{
+	const char *slash = strchr(c, '/');
+
+	if (!slash || slash == c || !slash[1] || strchr(slash + 1, '/'))
+		return false;
+	for (const char *p = c; *p; p++)
+		if (p != slash && !islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '_')
+			return false;
+	return true;
+}
+
+/* a group, optionally dir/group */
+static bool group_name_ok(const char *g)
+{
+	for (const char *p = g; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-' && *p != '/')
+			return false;
+	return *g && g[strlen(g) - 1] != '/';
+}
+
+/* "K/N" with 1 <= K <= N <= 1024, digits compared before any narrowing. */
+static int parse_shard(const char *value, unsigned *k, unsigned *n)
+{
+	unsigned long long vk, vn;
+	const char *slash = strchr(value, '/');
+	char kbuf[24];
+
+	if (!slash || slash == value || (size_t)(slash - value) >= sizeof(kbuf))
+		return -EINVAL;
+	snprintf(kbuf, sizeof(kbuf), "%.*s", (int)(slash - value), value);
+	if (!isdigit((unsigned char)kbuf[0]) || !isdigit((unsigned char)slash[1]) ||
+	    fileio_parse_u64(kbuf, &vk) < 0 || fileio_parse_u64(slash + 1, &vn) < 0 || vn < 1 || vn > 1024 ||
+	    vk < 1 || vk > vn)
+		return -EINVAL;
+	*k = (unsigned)vk;
+	*n = (unsigned)vn;
+	return 0;
+}
+
+#define fail(...)                                                                        \
+	do {                                                                             \
+		set_err(err, errsize, source, line, key, __VA_ARGS__);                   \
+		return -EINVAL;                                                          \
+	} while (0)
+
+static void set_err(char *err, size_t es, const char *source, unsigned line, const char *key,
+		    const char *fmt, ...) _printf_(6, 7);
+static void set_err(char *err, size_t es, const char *source, unsigned line, const char *key,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (line)
+		n = snprintf(err, es, "%s:%u: key '%s': ", source, line, key);
+	else
+		n = snprintf(err, es, "%s: key '%s': ", source, key);
+	if (n < 0 || (size_t)n >= es)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err + n, es - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+static int set_list(char ***dst, enum key_type type, const char *value, const char *source,
+		    unsigned line, const char *key, char *err, size_t errsize)
+{
+	char **v = strv_split(value, ", \t");
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; v[i]; i++) {
+		bool ok = type == K_LIST_TESTS	  ? test_name_ok(v[i])
+			  : type == K_LIST_CONFIGS ? config_name_ok(v[i])
+			  : type == K_LIST_GROUPS  ? group_name_ok(v[i])
+						   : strstr(v[i], "..") == NULL;
+
+		if (!ok) {
+			set_err(err, errsize, source, line, key, "bad %s '%s'",
+				type == K_LIST_TESTS	? "test name (want dir/NNN)"
+				: type == K_LIST_CONFIGS ? "config name (want fs/name)"
+				: type == K_LIST_GROUPS	 ? "group name"
+							 : "file name",
+				v[i]);
+			strv_free(v);
+			return -EINVAL;
+		}
+	}
+	strv_free(*dst);
+	*dst = v;
+	return 0;
+}
+
+static int set_string(char **dst, const char *value)
+{
+	char *s = strdup(value);
+
+	if (!s)
+		return -ENOMEM;
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
+static int set_test_timeout(struct plan *p, const char *test, unsigned seconds)
+{
+	struct plan_timeout *nv;
+
+	for (size_t i = 0; i < p->n_test_timeouts; i++)
+		if (streq(p->test_timeouts[i].test, test)) {
+			p->test_timeouts[i].seconds = seconds;
+			return 0;
+		}
+	nv = realloc(p->test_timeouts, (p->n_test_timeouts + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	p->test_timeouts = nv;
+	nv[p->n_test_timeouts].test = strdup(test);
+	if (!nv[p->n_test_timeouts].test)
+		return -ENOMEM;
+	nv[p->n_test_timeouts++].seconds = seconds;
+	return 0;
+}
+
+int plan_set(struct plan *p, const char *source, unsigned line, const char *key, const char *value,
+	     char *err, size_t errsize)
+{
+	const struct plan_key *k = find_key(key);
+	char origin[512];
+	int r = 0;
+
+	if (startswith(key, "timeout.")) {
+		unsigned long secs;
+
+		if (!test_name_ok(key + 8) || strpbrk(key + 8, "*?"))
+			fail("'%s' is not a test name (want timeout.dir/NNN)", key + 8);
+		if (plan_parse_duration(value, &secs) < 0 || secs > 30UL * 86400)
+			fail("'%s' is not a duration (90, 90s, 15m, 2h, 1d)", value);
+		r = set_test_timeout(p, key + 8, (unsigned)secs);
+	} else if (!k) {
+		fail("unknown key");
+	} else {
+		char *field = (char *)p + k->offset;
+
+		switch (k->type) {
+		case K_LIST_TESTS:
+		case K_LIST_GROUPS:
+		case K_LIST_CONFIGS:
+		case K_LIST_FILES:
+			r = set_list((char ***)field, k->type, value, source, line, key, err, errsize);
+			if (r < 0)
+				return r;
+			break;
+		case K_ORDER:
+			if (streq(value, "fixed")) {
+				p->order = ORDER_FIXED;
+			} else if (streq(value, "random")) {
+				p->order = ORDER_RANDOM;
+			} else if (startswith(value, "random=")) {
+				unsigned long long s;
+
+				if (fileio_parse_u64(value + 7, &s) < 0)
+					fail("'%s' is not random=<seed>", value);
+				p->order = ORDER_RANDOM;
+				p->seed = s;
+				p->seed_set = true;
+			} else {
+				fail("'%s' is not fixed, random or random=<seed>", value);
+			}
+			break;
+		case K_SEED: {
+			unsigned long long s;
+
+			if (fileio_parse_u64(value, &s) < 0)
+				fail("'%s' is not a number from 0 to 2^64-1", value);
+			p->seed = s;
+			p->seed_set = true;
+			break;
+		}
+		case K_UINT: {
+			unsigned long long v;
+
+			if (fileio_parse_u64(value, &v) < 0 || v < k->min || v > k->max)
+				fail("'%s' is not a number from %u to %u", value, k->min, k->max);
+			*(unsigned *)field = (unsigned)v;
+			break;
+		}
+		case K_DURATION: {
+			unsigned long v;
+
+			if (plan_parse_duration(value, &v) < 0)
+				fail("'%s' is not a duration (90, 90s, 15m, 2h, 1d)", value);
+			if (streq(key, "timeout"))
+				*(unsigned *)field = (unsigned)v;
+			else
+				*(unsigned long *)field = v;
+			break;
+		}
+		case K_TIME:
+			if (parse_time(value, (long long *)field) < 0)
+				fail("'%s' is not a UTC time (2026-12-10T00:00:00Z or @epoch)", value);
+			break;
+		case K_SHARD: {
+			unsigned sk, sn;
+
+			if (parse_shard(value, &sk, &sn) < 0)
+				fail("'%s' is not K/N with 1 <= K <= N <= 1024", value);
+			p->shard = sk;
+			p->shards = sn;
+			break;
+		}
+		case K_STRING:
+			if ((streq(key, "soak.stop_file") || streq(key, "durations")) &&
+			    (!*value || value[0] == '/' || strstr(value, "..")))
+				fail("'%s' must be a relative path on the results disk", value);
+			r = set_string((char **)field, value);
+			break;
+		}
+	}
+	if (r < 0)
+		return r;
+	if (line)
+		snprintf(origin, sizeof(origin), "%s:%u", source, line);
+	else
+		snprintf(origin, sizeof(origin), "%s", source);
+	json_object_set_new(p->origins, key, json_string(origin));
+	return 0;
+}
+
+int plan_apply_file(struct plan *p, const char *source, const char *buf, char *err, size_t errsize)
+{
+	struct lines l;
+	int r;
+
+	lines_init(&l, buf);
+	while ((r = lines_next(&l)) > 0) {
+		char *key, *val;
+
+		r = lines_key_value(&l, source, &key, &val, err, errsize);
+		if (r == 0)
+			r = plan_set(p, source, l.lineno, key, val, err, errsize);
+		if (r < 0)
+			break;
+	}
+	lines_release(&l);
+	return r < 0 ? r : 0;
+}
+
+unsigned plan_timeout_for(const struct plan *p, const char *test)
+{
+	for (size_t i = 0; i < p->n_test_timeouts; i++)
+		if (streq(p->test_timeouts[i].test, test))
+			return p->test_timeouts[i].seconds;
+	return p->timeout;
+}
+
+static json_t *strv_json(char *const *v)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; v && v[i]; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+json_t *plan_to_json(const struct plan *p)
+{
+	json_t *timeouts = json_object(), *j;
+
+	for (size_t i = 0; i < p->n_test_timeouts; i++)
+		json_object_set_new(timeouts, p->test_timeouts[i].test,
+				    json_integer(p->test_timeouts[i].seconds));
+	j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:i, s:i, s:i, s:o, s:s?, s:s?}",
+		      "configs", strv_json(p->configs), "groups", strv_json(p->groups),
+		      "exclude_groups", strv_json(p->exclude_groups), "tests", strv_json(p->tests),
+		      "exclude", strv_json(p->exclude), "expunge_files", strv_json(p->expunge_files),
+		      "order", p->order == ORDER_RANDOM ? "random" : "fixed", "iterations",
+		      (int)p->iterations, "rerun_failures", (int)p->rerun_failures, "timeout",
+		      (int)p->timeout, "test_timeouts", timeouts, "mkfs_options", p->mkfs_options,
+		      "mount_options", p->mount_options);
+	if (!j)
+		return NULL;
+	/* the seed as a string: JSON numbers lose precision past 2^53 */
+	if (p->seed_set) {
+		char s[32];
+
+		snprintf(s, sizeof(s), "%llu", (unsigned long long)p->seed);
+		json_object_set_new(j, "seed", json_string(s));
+	} else {
+		json_object_set_new(j, "seed", json_null());
+	}
+	json_object_set_new(j, "soak",
+			    json_pack("{s:I, s:I, s:s?}", "duration", (json_int_t)p->soak_duration,
+				      "deadline", (json_int_t)p->soak_deadline, "stop_file",
+				      p->soak_stop_file));
+	if (p->shards > 1)
+		json_object_set_new(j, "shard", json_pack("{s:i, s:i}", "index", (int)p->shard, "count", (int)p->shards));
+	if (p->durations)
+		json_object_set_new(j, "durations", json_string(p->durations));
+	if (p->coverage && p->coverage[0])
+		json_object_set_new(j, "coverage", strv_json(p->coverage));
+	json_object_set(j, "origins", p->origins);
+	return j;
+}

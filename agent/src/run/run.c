@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Plan execution over configs and iterations (see run.h).
+ */
+#include "run/run.h"
+#include "model/shard.h"
+#include "run/gcov.h"
+#include "model/order.h"
+#include "run/runner.h"
+#include "run/select.h"
+#include "util/log.h"
+#include "util/macro.h"
+#include "util/strv.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+struct run_ctx {
+	const struct run_opts *o;
+	const struct run_config *cfg;
+	struct bundle *b;
+	json_t *config, *iteration;
+	char result_dir[PATH_MAX];
+	unsigned bad;
+	unsigned base;	   /* the first iteration index of this round */
+	long long soak_t0; /* when the run started, for soak.duration */
+	const char *stopped_by;
+	/* progress through this round, for the "[k/N]" console lines hosts follow */
+	size_t done, total;
+	struct gcov *gcov; /* per-test coverage, or NULL */
+};
+
+static bool soak_active(const struct plan *p)
+{
+	return p->soak_duration || p->soak_deadline || p->soak_stop_file;
+}
+
+/* Why a soak must stop now, or NULL. */
+static const char *soak_stop(const struct run_ctx *c)
+{
+	const struct plan *p = c->o->plan;
+	long long now = (long long)time(NULL);
+
+	if (p->soak_stop_file && c->o->results) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%s", c->o->results, p->soak_stop_file);
+		if (access(path, F_OK) == 0)
+			return "stop file";
+	}
+	if (p->soak_duration && now - c->soak_t0 >= (long long)p->soak_duration)
+		return "duration";
+	if (p->soak_deadline && now >= p->soak_deadline)
+		return "deadline";
+	return NULL;
+}
+
+void run_new_id(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	char ts[32];
+
+	gmtime_r(&t, &tm);
+	strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(buf, size, "%s-%04x", ts, (unsigned)(order_new_seed() & 0xffff));
+}
+
+static unsigned timeout_for(void *data, const char *test)
+{
+	struct run_ctx *c = data;
+
+	return plan_timeout_for(c->o->plan, test);
+}
+
+static void before_check(void *data, const char *test)
+{
+	struct run_ctx *c = data;
+	int r = gcov_reset(c->gcov);
+
+	if (r < 0)
+		log_warn("coverage: reset before %s failed: %s", test, strerror(-r));
+}
+
+/* The test's gcov data into the bundle, before its record names it. */
+static void save_coverage(struct run_ctx *c, struct test_result *t)
+{
+	char abs[PATH_MAX], rel[PATH_MAX];
+	int r = bundle_coverage_dir(c->b, c->config, c->iteration, t->name, abs, sizeof(abs), rel, sizeof(rel));
+
+	if (r >= 0)
+		r = gcov_save(c->gcov, abs, &t->coverage_files);
+	if (r < 0) {
+		log_warn("coverage: saving %s's gcov data failed: %s", t->name, strerror(-r));
+		return;
+	}
+	t->has_coverage = true;
+}
+
+static int on_result(void *data, struct test_result *t)
+{
+	struct run_ctx *c = data;
+	int r;
+
+	if (c->gcov && t->status != TS_EXPUNGED && t->status != TS_NOTRUN)
+		save_coverage(c, t);
+	if (t->status == TS_FAIL || t->status == TS_TIMEOUT || t->status == TS_CRASH || t->status == TS_ERROR)
+		c->bad++;
+	c->done++;
+	/* the line scripts/fsagent-qemu follows (its progress()): keep its shape */
+	log_info("[%zu/%zu] %s %s: %s (%.1fs)%s%s", c->done, c->total, c->cfg->name, t->name,
+		 test_status_to_string(t->status), t->duration, t->reason[0] ? ": " : "", t->reason);
+	r = bundle_record_test(c->b, c->config, c->iteration, t, c->result_dir);
+	if (r < 0)
+		log_err("record %s in bundle '%s' failed: %s", t->name, c->b->dir, strerror(-r));
+	/* recorded: its excerpt and kernel log need not stay in memory for the batch */
+	test_result_release(t);
+	/* a soak stops between tests once its time is up or the stop file appears */
+	if (soak_active(c->o->plan) && (c->stopped_by = soak_stop(c)))
+		return 1;
+	return 0;
+}
+
+/*
+ * A config's selection, made once per run: the plan and expunge files do not
+ * change between rounds. A failed one keeps its error for when the config
+ * comes to run.
+ */
+struct config_sel {
+	struct selection sel;
+	int r;
+	char err[512];
+	size_t n_run; /* tests it runs per iteration */
+};
+
+static void select_config(const struct run_opts *o, const struct run_config *cfg, struct config_sel *cs)
+{
+	struct expunge_ctx ectx = o->ctx;
+
+	ectx.fs = cfg->fstype;
+	ectx.config = cfg->name;
+	cs->r = select_tests(o->fstests, cfg->fstype, o->plan, o->expunges, &ectx, &cs->sel, cs->err,
+			     sizeof(cs->err));
+	for (size_t i = 0; cs->r >= 0 && i < cs->sel.n; i++)
+		cs->n_run += cs->sel.v[i].state == SEL_RUN;
+}
+
+/* This round's tests, and those a resumed run already has in it. */
+static void count_round(struct run_ctx *c, const struct config_sel *cs)
+{
+	const struct run_opts *o = c->o;
+
+	c->total = c->done = 0;
+	for (size_t i = 0; i < o->n_configs; i++) {
+		json_t *config = bundle_add_config(c->b, o->configs[i].name);
+
+		if (!streq(json_string_value(json_object_get(config, "status")) ?: "run", "run"))
+			continue; /* recorded as not run before a crash */
+		c->total += cs[i].n_run * o->plan->iterations;
+		for (unsigned k = 0; k < o->plan->iterations; k++) {
+			json_t *it = bundle_find_iteration(config, c->base + k);
+			char **left = NULL;
+
+			if (it && json_is_true(json_object_get(it, "folded")))
+				c->done += cs[i].n_run; /* a clean soak iteration: no order kept */
+			else if (it && bundle_remaining(c->b, config, it, &left) == 0) {
+				c->done += json_array_size(json_object_get(it, "order")) - strv_length(left);
+				strv_free(left);
+			}
+		}
+	}
+}
+
+static int run_one_config(struct run_ctx *c, const struct config_sel *cs, char *err, size_t es)
+{
+	const struct run_opts *o = c->o;
+	const struct plan *p = o->plan;
+	const struct selection *sel = &cs->sel;
+	int r = cs->r;
+
+	if (r < 0) {
+		snprintf(err, es, "%s", cs->err);
+		return r;
+	}
+	if (c->cfg->section)
+		snprintf(c->result_dir, sizeof(c->result_dir), "%s/%s", c->cfg->result_base, c->cfg->section);
+	else
+		snprintf(c->result_dir, sizeof(c->result_dir), "%s", c->cfg->result_base);
+
+	for (unsigned k = 0; k < p->iterations && r >= 0 && r != RUNNER_UNKILLABLE && !c->stopped_by; k++) {
+		const unsigned it = c->base + k;
+		char **order = NULL, seedbuf[32] = "";
+		struct test_result *tests;
+		size_t n = 0;
+		struct runner_opts ro = {
+			.fstests = o->fstests, .host_options = c->cfg->host_options,
+			.section = c->cfg->section, .kmsg = o->kmsg, .sysrq = o->sysrq,
+			.rerun_failures = p->rerun_failures, .timeout_for = timeout_for,
+			.on_result = on_result, .data = c,
+			/* coverage is per test: a check of its own, counters reset before it */
+			.one_per_check = c->gcov != NULL, .before_check = c->gcov ? before_check : NULL,
+		};
+
+		c->iteration = bundle_find_iteration(c->config, it);
+		if (c->iteration) {
+			/* resuming: the recorded order, minus what already has a result */
+			r = bundle_remaining(c->b, c->config, c->iteration, &order);
+			if (r < 0) {
+				snprintf(err, es, "read the journal of iteration %u: %s", it, strerror(-r));
+				return r;
+			}
+		} else {
+			for (size_t i = 0; i < sel->n; i++)
+				if (sel->v[i].state == SEL_RUN && strv_push(&order, sel->v[i].name) < 0) {
+					strv_free(order);
+						return -ENOMEM;
+				}
+			if (p->order == ORDER_RANDOM) {
+				uint64_t s = order_derive_seed(p->seed, it, c->cfg->name);
+
+				snprintf(seedbuf, sizeof(seedbuf), "%" PRIu64, s);
+				order_shuffle(order, strv_length(order), s);
+			}
+			c->iteration = bundle_add_iteration(c->b, c->config, it, seedbuf[0] ? seedbuf : NULL, order);
+			if (!c->iteration) {
+				snprintf(err, es, "create the journal of iteration %u in '%s' failed", it, c->b->dir);
+				strv_free(order);
+				return -EIO;
+			}
+			for (size_t i = 0; i < sel->n; i++)
+				if (sel->v[i].state == SEL_EXPUNGED || sel->v[i].state == SEL_UNKNOWN) {
+					bundle_record_skipped(c->b, c->config, c->iteration, sel->v[i].name,
+							      sel->v[i].state == SEL_EXPUNGED ? "expunged" : "error",
+							      sel->v[i].reason, sel->v[i].source);
+					c->bad += sel->v[i].state == SEL_UNKNOWN;
+				}
+		}
+		bundle_write(c->b);
+		n = strv_length(order);
+		tests = calloc(n ? n : 1, sizeof(*tests));
+		if (!tests) {
+			strv_free(order);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < n; i++)
+			snprintf(tests[i].name, sizeof(tests[i].name), "%s", order[i]);
+		r = n ? runner_run(&ro, tests, n) : 0;
+		for (size_t i = 0; i < n; i++)
+			test_result_release(&tests[i]);
+		free(tests);
+		strv_free(order);
+		if (r == 0) {
+			bundle_iteration_end(c->iteration, c->stopped_by ? "stopped" : "done");
+			/* a soak keeps counts for clean iterations, records for failing ones */
+			if (soak_active(p) && bundle_fold_iteration(c->b, c->config, c->iteration) < 0)
+				log_warn("fold iteration %u of '%s' into the aggregate failed", it, c->cfg->name);
+			bundle_write(c->b);
+		}
+	}
+	return r;
+}
+
+/* A resumed run goes on in the round of its last recorded iteration. */
+static unsigned resume_base(struct bundle *b, unsigned iterations)
+{
+	json_t *c, *it;
+	size_t i, k;
+	json_int_t max = -1;
+
+	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
+		json_array_foreach(json_object_get(c, "iterations"), k, it)
+			if (json_integer_value(json_object_get(it, "index")) > max)
+				max = json_integer_value(json_object_get(it, "index"));
+	return max < 0 ? 0 : (unsigned)(max / iterations) * iterations;
+}
+
+static long long started_at(struct bundle *b)
+{
+	const char *s = json_string_value(json_object_get(b->doc, "started"));
+	struct tm tm = { 0 };
+
+	if (!s || !strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return (long long)time(NULL);
+	return (long long)timegm(&tm);
+}
+
+/*
+ * Keep this VM's shard of every config's tests (shard.h); the others'
+ * become SEL_ELSEWHERE, and so do expunged and unknown tests outside the
+ * first shard, so that merged shards record them once.
+ */
+static int keep_shard(const struct run_opts *o, struct config_sel *cs, struct bundle *b)
+{
+	const unsigned mine = o->plan->shard - 1, shards = o->plan->shards;
+	struct shard_item *items;
+	unsigned *where;
+	double *loads;
+	size_t n = 0, k = 0, kept = 0;
+	json_t *lj;
+
+	for (size_t i = 0; i < o->n_configs; i++)
+		n += cs[i].r >= 0 ? cs[i].n_run : 0;
+	items = calloc(n ? n : 1, sizeof(*items));
+	where = calloc(n ? n : 1, sizeof(*where));
+	loads = calloc(shards, sizeof(*loads));
+	if (!items || !where || !loads) {
+		free(items);
+		free(where);
+		free(loads);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < o->n_configs; i++)
+		for (size_t t = 0; cs[i].r >= 0 && t < cs[i].sel.n; t++)
+			if (cs[i].sel.v[t].state == SEL_RUN)
+				items[k++] = (struct shard_item){ o->configs[i].name, cs[i].sel.v[t].name, 0 };
+	shard_fill_durations(items, n, o->durations);
+	if (shard_assign(items, n, shards, where, loads) < 0) {
+		free(items);
+		free(where);
+		free(loads);
+		return -ENOMEM;
+	}
+	k = 0;
+	for (size_t i = 0; i < o->n_configs; i++) {
+		cs[i].n_run = 0;
+		for (size_t t = 0; cs[i].r >= 0 && t < cs[i].sel.n; t++) {
+			struct selected_test *st = &cs[i].sel.v[t];
+
+			if (st->state == SEL_RUN && where[k++] != mine)
+				st->state = SEL_ELSEWHERE;
+			else if (st->state != SEL_RUN && mine != 0)
+				st->state = SEL_ELSEWHERE;
+			cs[i].n_run += st->state == SEL_RUN;
+		}
+		kept += cs[i].n_run;
+	}
+	lj = json_array();
+	for (unsigned s = 0; s < shards; s++)
+		json_array_append_new(lj, json_real(loads[s]));
+	bundle_set(b, "shard", json_pack("{s:i, s:i, s:i, s:f, s:o}", "index", (int)o->plan->shard, "count", (int)shards,
+					 "tests", (int)kept, "estimated_seconds", loads[mine], "estimated_loads", lj));
+	log_info("shard %u of %u: %zu of %zu tests, about %.0f s", o->plan->shard, shards, kept, n, loads[mine]);
+	free(items);
+	free(where);
+	free(loads);
+	return 0;
+}
+
+/*
+ * Whether the results disk can take a config's results: the records a full
+ * disk held back are written, and RUN_MIN_FREE bytes are free. Fills why.
+ */
+static bool results_disk_ok(struct bundle *b, char *why, size_t size)
+{
+	struct statvfs sv;
+	unsigned long long free_bytes;
+
+	bundle_write(b);
+	if (bundle_records_lost(b)) {
+		snprintf(why, size, "the results disk is full: %zu test records could not be written",
+			 bundle_records_lost(b));
+		return false;
+	}
+	if (statvfs(b->dir, &sv) < 0)
+		return true; /* nothing known: the writes will tell */
+	free_bytes = (unsigned long long)sv.f_bavail * sv.f_frsize;
+	if (free_bytes < RUN_MIN_FREE) {
+		snprintf(why, size, "the results disk is full: %llu KiB free, a config needs %u KiB to record its results",
+			 free_bytes / 1024, RUN_MIN_FREE / 1024);
+		return false;
+	}
+	return true;
+}
+
+int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
+{
+	struct run_ctx c = { .o = o, .b = b };
+	unsigned rounds = 0;
+	int r = 0;
+
+	struct config_sel *cs = calloc(o->n_configs ? o->n_configs : 1, sizeof(*cs));
+
+	if (!cs)
+		return -ENOMEM;
+	for (size_t i = 0; i < o->n_configs; i++)
+		select_config(o, &o->configs[i], &cs[i]);
+	if (o->plan->coverage && o->plan->coverage[0]) {
+		char err[512];
+
+		r = gcov_open(o->gcov_root ? o->gcov_root : "/sys/kernel/debug/gcov", o->plan->coverage, &c.gcov, err,
+			      sizeof(err));
+		if (r < 0) {
+			log_err("%s", err);
+			bundle_set(b, "error", json_string(err));
+			for (size_t i = 0; i < o->n_configs; i++)
+				selection_release(&cs[i].sel);
+			free(cs);
+			return r;
+		}
+	}
+	if (o->plan->shards > 1 && (r = keep_shard(o, cs, b)) < 0) {
+		for (size_t i = 0; i < o->n_configs; i++)
+			selection_release(&cs[i].sel);
+		free(cs);
+		gcov_free(c.gcov);
+		return r;
+	}
+	c.base = resume_base(b, o->plan->iterations);
+	c.soak_t0 = started_at(b);
+	for (;;) {
+		count_round(&c, cs);
+		log_info("plan: %zu tests to run (%zu configs x %u iterations)%s", c.total, o->n_configs,
+			 o->plan->iterations, c.done ? ", some done before" : "");
+		for (size_t i = 0; i < o->n_configs && r != RUNNER_UNKILLABLE && !c.stopped_by; i++) {
+			char err[512] = "";
+
+			c.cfg = &o->configs[i];
+			c.config = bundle_add_config(b, c.cfg->name);
+			if (bundle_config_done(c.config, c.base + o->plan->iterations))
+				continue; /* resumed: finished or recorded before the crash */
+			/* no tests whose results cannot be kept */
+			if (!results_disk_ok(b, err, sizeof(err))) {
+				log_err("config '%s' not run: %s", c.cfg->name, err);
+				bundle_set(b, "error", json_string(err));
+				for (size_t k = i; k < o->n_configs; k++)
+					bundle_config_status(bundle_add_config(b, o->configs[k].name), "error", err);
+				c.bad++;
+				c.stopped_by = "results disk full";
+				bundle_write(b);
+				break;
+			}
+			if (o->prepare) {
+				struct timespec t0, t1;
+				int p;
+
+				clock_gettime(CLOCK_MONOTONIC, &t0);
+				p = o->prepare(o->data, c.cfg, err, sizeof(err));
+				clock_gettime(CLOCK_MONOTONIC, &t1);
+				if (p == 0)
+					log_info("config '%s' prepared (mkfs, mount check) in %ld ms", c.cfg->name,
+						 (long)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000));
+				if (p != 0) {
+					/* a config the machine cannot serve is not a failure */
+					log_info("config '%s' %s: %s", c.cfg->name, p > 0 ? "not run" : "failed", err);
+					bundle_config_status(c.config, p > 0 ? "notrun" : "error", err);
+					c.total -= cs[i].n_run * o->plan->iterations;
+					c.bad += p < 0;
+					bundle_write(b);
+					continue;
+				}
+			}
+			r = run_one_config(&c, &cs[i], err, sizeof(err));
+			if (r < 0) {
+				log_err("config '%s': %s", c.cfg->name, err[0] ? err : strerror(-r));
+				bundle_config_status(c.config, "error", err[0] ? err : strerror(-r));
+				c.bad++;
+				r = 0;
+			}
+			bundle_write(b);
+		}
+		rounds++;
+		if (r == RUNNER_UNKILLABLE || !soak_active(o->plan) || c.stopped_by ||
+		    (c.stopped_by = soak_stop(&c)))
+			break;
+		log_info("soak: round %u done, starting the next", rounds);
+		c.base += o->plan->iterations;
+	}
+	for (size_t i = 0; i < o->n_configs; i++)
+		selection_release(&cs[i].sel);
+	free(cs);
+	gcov_free(c.gcov);
+	if (soak_active(o->plan))
+		bundle_set(b, "soak", json_pack("{s:i, s:s?}", "rounds", (int)rounds, "stopped_by", c.stopped_by));
+	*ret_bad = c.bad;
+	return r;
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Driving fstests' check over a list of tests and judging each test from
+ * fsagent's own observation: check's output as it arrives, the kernel log
+ * attributed through check's markers, the per-test result files, and a
+ * per-test deadline that check itself does not have. A timed-out test gets
+ * its blocked tasks dumped (sysrq w), its process group killed (TERM, then
+ * KILL), and the batch goes on with the remaining tests in a new check.
+ *
+ * Lifecycle: fill struct runner_opts, set test names in struct test_result
+ * (status TS_PENDING), runner_run(), then read the results.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/kmsg.h"
+
+enum test_status { TS_PENDING, TS_PASS, TS_FAIL, TS_NOTRUN, TS_EXPUNGED, TS_TIMEOUT, TS_CRASH, TS_ERROR,
+		   TS_MAX };
+
+const char *test_status_to_string(enum test_status s);
+
+#define TEST_EXCERPT_MAX 2048 /* bytes of the diff kept */
+
+/*
+ * One test's result. A run holds one per test of a batch, so what only
+ * failures have (excerpt, kernel log) lives on the heap: the owner frees
+ * both once the result is recorded (test_result_release).
+ */
+struct test_result {
+	char name[128];
+	enum test_status status;
+	double duration; /* seconds, measured by fsagent */
+	char reason[512];
+	char *excerpt;				   /* the first lines of the diff (heap), or NULL */
+	unsigned findings[KMSG_FINDING_MAX];	   /* kernel reports during the test */
+	char first_report[256];			   /* the first failing report line */
+	unsigned runs, fails;			   /* with reruns: K+1 runs, k failed */
+	bool without_lockdep;			   /* lockdep was off when it ran */
+	unsigned long long taint_before;	   /* /proc/sys/kernel/tainted at its start */
+	char *kernel_log;			   /* the test's kernel records (heap) */
+	size_t kernel_log_len;
+	bool has_coverage;			   /* gcov data saved (bundle_coverage_dir) */
+	unsigned coverage_files;
+};
+
+struct runner_opts {
+	const char *fstests;	  /* the tree's root; check runs there */
+	const char *host_options; /* absolute path of the fstests config */
+	const char *section;	  /* config section, or NULL */
+	const char *kmsg;	  /* NULL: /dev/kmsg through the sysroot; "" for none */
+	bool sysrq;		  /* write 'w' to /proc/sysrq-trigger on a timeout */
+	unsigned rerun_failures;  /* check -L */
+	unsigned (*timeout_for)(void *data, const char *test); /* seconds, 0 = none */
+	/* called once a test's result is final; nonzero stops the run */
+	int (*on_result)(void *data, struct test_result *t);
+	/* one check per test (for per-test measurements such as coverage) */
+	bool one_per_check;
+	/* called before each check starts, with its first test (may be NULL) */
+	void (*before_check)(void *data, const char *test);
+	void *data;
+	unsigned kill_grace_ms; /* TERM to KILL; default 5000 */
+	unsigned dead_wait_ms;	/* KILL to "unkillable"; default 10000 */
+};
+
+/* Free a result's heap parts (excerpt, kernel log); the rest stays. */
+void test_result_release(struct test_result *t);
+
+/* runner_run's soft outcomes, beside 0 and -errno */
+#define RUNNER_UNKILLABLE 3 /* a test survived SIGKILL: the machine must reboot */
+
+/*
+ * Run tests[0..n) through check in that exact order. Results are filled in
+ * place; tests check never reached stay TS_PENDING only if the run stopped.
+ * Returns 0, RUNNER_UNKILLABLE, or -errno.
+ */
+int runner_run(const struct runner_opts *o, struct test_result *tests, size_t n);
+
+/* Whether lockdep has switched itself off so far in this runner's kernel log. */
+bool runner_lockdep_off(void);
+
+/* Kernel log records lost to ring buffer overruns, over every run so far. */
+unsigned long long runner_kmsg_lost(void);

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Process spawning (see proc.h). The child side only calls async-signal-safe
+ * functions and ends in _exit.
+ */
+#include "util/proc.h"
+#include "util/macro.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static int pidfd_open_(pid_t pid)
+{
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+static _noreturn_ void child(const struct proc *p, int errfd)
+{
+	int e, nullfd = -1;
+	sigset_t empty;
+
+	setsid();
+	/* PID 1 blocks every signal; the child must start with a clean mask */
+	sigemptyset(&empty);
+	sigprocmask(SIG_SETMASK, &empty, NULL);
+	for (int s = 1; s < NSIG; s++)
+		signal(s, SIG_DFL);
+	if (p->stdin_fd < 0)
+		nullfd = open("/dev/null", O_RDWR);
+	if (dup2(p->stdin_fd >= 0 ? p->stdin_fd : nullfd, 0) < 0)
+		goto fail;
+	if (p->stdout_fd >= 0 && dup2(p->stdout_fd, 1) < 0)
+		goto fail;
+	if (p->stderr_fd >= 0 && dup2(p->stderr_fd, 2) < 0)
+		goto fail;
+	if (p->cwd && chdir(p->cwd) < 0)
+		goto fail;
+	if (p->env)
+		execvpe(p->argv[0], (char *const *)p->argv, (char *const *)p->env);
+	else
+		execvp(p->argv[0], (char *const *)p->argv);
+fail:
+	e = errno;
+	if (write(errfd, &e, sizeof(e)) < 0) {
+		/* the parent sees a short read and reports -EIO */
+	}
+	_exit(127);
+}
+
+int proc_start(struct proc *p)
+{
+	int pipefd[2], e = 0;
+	ssize_t n;
+
+	if (!p->argv || !p->argv[0])
+		return -EINVAL;
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return -errno;
+	p->pid = fork();
+	if (p->pid < 0) {
+		e = errno;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -e;
+	}
+	if (p->pid == 0)
+		child(p, pipefd[1]);
+	close(pipefd[1]);
+	do
+		n = read(pipefd[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(pipefd[0]);
+	if (n == sizeof(e)) {
+		/* exec failed: reap the child now */
+		waitpid(p->pid, NULL, 0);
+		p->pid = -1;
+		return -e;
+	}
+	p->pidfd = pidfd_open_(p->pid);
+	return 0;
+}
+
+static int reap(struct proc *p, bool block)
+{
+	int st;
+	pid_t r;
+
+	do
+		r = waitpid(p->pid, &st, block ? 0 : WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	if (r == 0)
+		return -ETIMEDOUT;
+	p->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	p->pid = -1;
+	return 0;
+}
+
+int proc_wait(struct proc *p, int timeout_ms)
+{
+	struct pollfd pfd;
+	int r;
+
+	if (p->pid < 0)
+		return -ECHILD;
+	if (p->pidfd < 0)
+		return timeout_ms < 0 ? reap(p, true) : -ENOSYS;
+	pfd.fd = p->pidfd;
+	pfd.events = POLLIN;
+	do
+		r = poll(&pfd, 1, timeout_ms);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	if (r == 0)
+		return -ETIMEDOUT;
+	return reap(p, true);
+}
+
+int proc_kill_group(struct proc *p, int sig)
+{
+	if (p->pid <= 0)
+		return -ESRCH;
+	if (kill(-p->pid, sig) < 0)
+		return -errno;
+	return 0;
+}
+
+void proc_release(struct proc *p)
+{
+	if (p->pidfd >= 0)
+		close(p->pidfd);
+	p->pidfd = -1;
+}
+
+int proc_run(const char *const *argv, int timeout_ms, int *ret_status)
+{
+	struct proc p = PROC_INIT;
+	int r;
+
+	p.argv = argv;
+	r = proc_start(&p);
+	if (r < 0)
+		return r;
+	r = proc_wait(&p, timeout_ms);
+	if (r == -ETIMEDOUT) {
+		proc_kill_group(&p, SIGTERM);
+		if (proc_wait(&p, 2000) == -ETIMEDOUT) {
+			proc_kill_group(&p, SIGKILL);
+			proc_wait(&p, -1);
+		}
+		proc_release(&p);
+		return -ETIMEDOUT;
+	}
+	proc_release(&p);
+	if (r == 0 && ret_status)
+		*ret_status = p.status;
+	return r;
+}
