@@ -17,6 +17,15 @@ const char *boot_action_to_string(enum boot_action a)
 	return a == ACTION_REBOOT ? "reboot" : a == ACTION_HALT ? "halt" : "poweroff";
 }
 
+struct roles_request boot_config_roles(const struct boot_config *c, const char *const *claims)
+{
+	struct roles_request req = { .wipe = c->wipe, .claims = claims };
+
+	for (int i = 0; i < ROLE_MAX; i++)
+		req.spec[i] = c->role_spec[i];
+	return req;
+}
+
 void boot_config_release(struct boot_config *c)
 {
 	free(c->plan_keys);

@@ -53,4 +53,6 @@ struct boot_config {
  */
 int config_parse_cmdline(const char *cmdline, struct boot_config *ret, char *err, size_t errsize);
 void boot_config_release(struct boot_config *c);
+/* What the command line asks of the roles (specs, devices that may be wiped), with the claims ledger. */
+struct roles_request boot_config_roles(const struct boot_config *c, const char *const *claims);
 const char *boot_action_to_string(enum boot_action a);

@@ -565,6 +565,22 @@ static void udev_wait(void)
 	mark_at("udev_settled", settled);
 }
 
+/* The inventory, its roles as the command line asks. */
+static int build_inventory(void)
+{
+	struct roles_request req = boot_config_roles(&g.cfg, NULL);
+
+	return inventory_build(g.mods, &req, &g.inv);
+}
+
+/* Devices and roles again, with the claims ledger when there is one. */
+static void update_inventory(const char *const *claims)
+{
+	struct roles_request req = boot_config_roles(&g.cfg, claims);
+
+	inventory_update(&g.inv, &req);
+}
+
 /*
  * fsagent.root= from the initramfs: load the root's filesystem, find the
  * disk, and go on as PID 1 of the root disk, with udev starting there. While
@@ -589,7 +605,7 @@ static void switch_root(long started)
 	if (g.mods)
 		load_driver_modules();
 	wait_devices_settled();
-	g.have_inv = inventory_build(g.mods, &g.cfg, NULL, &g.inv) == 0;
+	g.have_inv = build_inventory() == 0;
 	if (batch)
 		modules_batch_wait(batch);
 	snprintf(env, sizeof(env), SWITCHROOT_ENV "=%ld,%ld,", started, boottime_ms());
@@ -771,7 +787,7 @@ static void mount_results(void)
 		record_error("%s; foreign devices are refused and the ledger is left as it is", err);
 		return;
 	}
-	inventory_update(&g.inv, &g.cfg, (const char *const *)claims);
+	update_inventory((const char *const *)claims);
 	results_claims_free(claims);
 	r = results_write_claims(RESULTS_MNT, &g.inv.roles);
 	if (r < 0)
@@ -860,7 +876,7 @@ _noreturn_ void pid1_main(void)
 		g.inv.mods = g.mods;
 		devices_mark_mounted(&g.inv.devs);
 	} else {
-		r = inventory_build(g.mods, &g.cfg, NULL, &g.inv);
+		r = build_inventory();
 		if (r < 0) {
 			wait_other_modules();
 			pid1_fatal("inventory failed: %s", strerror(-r));
@@ -872,7 +888,7 @@ _noreturn_ void pid1_main(void)
 	mark("inventory_done");
 	wait_other_modules();
 	mark("modules_loaded");
-	inventory_update(&g.inv, &g.cfg, NULL);
+	update_inventory(NULL);
 	if (poll_signals())
 		pid1_fatal("stopped by %s while loading modules", g.stop_reason);
 	mount_results();

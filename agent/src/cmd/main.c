@@ -118,7 +118,11 @@ static int cmd_caps(int argc, char **argv)
 	if (sysroot_read_line(&release, "/proc/sys/kernel/osrelease") == 0 &&
 	    modules_new(sysroot_get(), release, &mods) < 0)
 		mods = NULL;
-	r = inventory_build(mods, &cfg, NULL, &inv);
+	{
+		struct roles_request req = boot_config_roles(&cfg, NULL);
+
+		r = inventory_build(mods, &req, &inv);
+	}
 	if (r < 0) {
 		log_err("inventory of '%s' failed: %s", sysroot_is_real() ? "/" : sysroot_get(),
 			strerror(-r));
@@ -268,7 +272,7 @@ static int cmd_run(int argc, char **argv)
 		log_err("%s", err);
 		goto out;
 	}
-	if (inventory_build(NULL, NULL, NULL, &inv) < 0) {
+	if (inventory_build(NULL, NULL, &inv) < 0) {
 		log_err("inventory of this machine failed");
 		goto out;
 	}

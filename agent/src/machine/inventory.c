@@ -9,19 +9,15 @@
 #include <errno.h>
 #include <string.h>
 
-static void set_roles(struct inventory *inv, const struct boot_config *cfg, const char *const *claims)
+static void set_roles(struct inventory *inv, const struct roles_request *req)
 {
-	struct roles_request req = { .claims = claims };
+	static const struct roles_request none;
 
-	for (int i = 0; i < ROLE_MAX; i++)
-		req.spec[i] = cfg ? cfg->role_spec[i] : NULL;
-	req.wipe = cfg ? cfg->wipe : NULL;
-	roles_assign(&inv->devs, &req, &inv->roles);
+	roles_assign(&inv->devs, req ? req : &none, &inv->roles);
 	json_object_set_new(inv->doc, "roles", roles_to_json(&inv->roles));
 }
 
-int inventory_build(struct modules *mods, const struct boot_config *cfg, const char *const *claims,
-		    struct inventory *ret)
+int inventory_build(struct modules *mods, const struct roles_request *req, struct inventory *ret)
 {
 	struct inventory inv = { .mods = mods };
 	json_t *caps;
@@ -44,16 +40,16 @@ int inventory_build(struct modules *mods, const struct boot_config *cfg, const c
 	json_object_update(inv.doc, caps);
 	json_decref(caps);
 	json_object_set_new(inv.doc, "devices", devices_to_json(&inv.devs));
-	set_roles(&inv, cfg, claims);
+	set_roles(&inv, req);
 	*ret = inv;
 	return 0;
 }
 
-void inventory_update(struct inventory *inv, const struct boot_config *cfg, const char *const *claims)
+void inventory_update(struct inventory *inv, const struct roles_request *req)
 {
 	json_object_set_new(inv->doc, "devices", devices_to_json(&inv->devs));
 	json_object_set_new(inv->doc, "filesystems", caps_filesystems_json(inv->mods));
-	set_roles(inv, cfg, claims);
+	set_roles(inv, req);
 }
 
 void inventory_release(struct inventory *inv)

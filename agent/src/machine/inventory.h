@@ -8,7 +8,6 @@
 #include <jansson.h>
 
 #include "machine/caps.h"
-#include "boot/config.h"
 #include "machine/devices.h"
 #include "machine/modules.h"
 #include "machine/roles.h"
@@ -24,19 +23,19 @@ struct inventory {
 };
 
 /*
- * Probe everything and assign roles per cfg and the claims ledger (claims
- * may be NULL). mods may be NULL. Returns 0 or -errno; on failure nothing is
- * left to release.
+ * Probe everything and assign roles per req (role specs, devices that may
+ * be wiped, the claims ledger; NULL: default matching, nothing claimed).
+ * mods may be NULL. Returns 0 or -errno; on failure nothing is left to
+ * release.
  */
-int inventory_build(struct modules *mods, const struct boot_config *cfg, const char *const *claims,
-		    struct inventory *ret);
+int inventory_build(struct modules *mods, const struct roles_request *req, struct inventory *ret);
 
 /*
  * Render devices and filesystems again and reassign roles (after by-id links
  * were made, modules finished loading, or the results disk supplied the
  * claims ledger).
  */
-void inventory_update(struct inventory *inv, const struct boot_config *cfg, const char *const *claims);
+void inventory_update(struct inventory *inv, const struct roles_request *req);
 
 void inventory_release(struct inventory *inv);
 
