@@ -5,7 +5,7 @@
  */
 #include "analysis/coverage.h"
 #include "model/bundle.h"
-#include "run/gcov.h"
+#include "util/dirwalk.h"
 #include "util/proc.h"
 #include "util/fileio.h"
 #include "util/macro.h"
@@ -234,7 +234,7 @@ struct gcda_dirs {
 	size_t n;
 };
 
-/* One .gcda file (gcov_walk_gcda) into the group of its directory. */
+/* One .gcda file (dirwalk_files) into the group of its directory. */
 static int collect_one(void *data, const char *path, const char *rel)
 {
 	struct gcda_dirs *g = data;
@@ -326,7 +326,7 @@ static int test_lines(struct coverage *c, struct test *t, const char *abs, const
 	/* a test that touched nothing saved nothing: no directory, no lines */
 	if (stat(abs, &dst) < 0 && errno == ENOENT)
 		return 0;
-	r = gcov_walk_gcda(abs, "", collect_one, &g, 16);
+	r = dirwalk_files(abs, "", ".gcda", collect_one, &g, 16);
 	if (r < 0)
 		snprintf(err, es, "read '%s' failed: %s", abs, strerror(-r));
 	if (r >= 0 && !mkdtemp(mirror)) {

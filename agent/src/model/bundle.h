@@ -28,7 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "run/runner.h"
+#include "model/result.h"
 
 #define BUNDLE_SCHEMA "fsagent-bundle/2"
 

@@ -3,6 +3,7 @@
  * The kernel's gcov tree around each test (see gcov.h).
  */
 #include "run/gcov.h"
+#include "util/dirwalk.h"
 #include "util/fileio.h"
 #include "util/macro.h"
 
@@ -125,32 +126,6 @@ int gcov_open(const char *root, char *const *dirs, struct gcov **ret, char *err,
 	return 0;
 }
 
-int gcov_walk_gcda(const char *dir, const char *rel, int (*fn)(void *data, const char *path, const char *rel),
-		   void *data, int depth)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int r = 0;
-
-	if (!d)
-		return -errno;
-	while (r >= 0 && (de = readdir(d))) {
-		char path[PATH_MAX], sub[PATH_MAX];
-		struct stat st;
-		size_t len = strlen(de->d_name);
-
-		if (de->d_name[0] == '.' || snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path) ||
-		    snprintf(sub, sizeof(sub), "%s%s%s", rel, *rel ? "/" : "", de->d_name) >= (int)sizeof(sub) ||
-		    lstat(path, &st) < 0)
-			continue;
-		if (S_ISDIR(st.st_mode) && depth > 0)
-			r = gcov_walk_gcda(path, sub, fn, data, depth - 1);
-		else if (S_ISREG(st.st_mode) && len > 5 && streq(de->d_name + len - 5, ".gcda"))
-			r = fn(data, path, sub);
-	}
-	closedir(d);
-	return r;
-}
 
 static int add_zero(void *data, const char *path, const char *rel)
 {
@@ -189,7 +164,7 @@ int gcov_reset(struct gcov *g)
 	if (r < 0 || g->have_zeros)
 		return r;
 	for (size_t i = 0; i < g->n; i++) {
-		r = gcov_walk_gcda(g->found[i], g->dirs[i], add_zero, g, 16);
+		r = dirwalk_files(g->found[i], g->dirs[i], ".gcda", add_zero, g, 16);
 		if (r < 0)
 			return r;
 	}
@@ -238,7 +213,7 @@ int gcov_save(struct gcov *g, const char *dest, unsigned *ret_files)
 	int r = 0;
 
 	for (size_t i = 0; r >= 0 && i < g->n; i++)
-		r = gcov_walk_gcda(g->found[i], g->dirs[i], save_one, &s, 16);
+		r = dirwalk_files(g->found[i], g->dirs[i], ".gcda", save_one, &s, 16);
 	*ret_files = s.files;
 	return r;
 }

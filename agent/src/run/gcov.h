@@ -33,10 +33,4 @@ int gcov_reset(struct gcov *g);
  */
 int gcov_save(struct gcov *g, const char *dest, unsigned *ret_files);
 
-/*
- * Call fn for each .gcda file under dir, depth levels down, symlinks not
- * followed, with its path and rel/<path within dir> (rel "" for none). A
- * negative return of fn stops the walk and is returned; else 0 or -errno.
- */
-int gcov_walk_gcda(const char *dir, const char *rel, int (*fn)(void *data, const char *path, const char *rel),
-		   void *data, int depth);
+

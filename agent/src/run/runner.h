@@ -16,35 +16,7 @@
 #include <stddef.h>
 
 #include "model/kmsg.h"
-
-enum test_status { TS_PENDING, TS_PASS, TS_FAIL, TS_NOTRUN, TS_EXPUNGED, TS_TIMEOUT, TS_CRASH, TS_ERROR,
-		   TS_MAX };
-
-const char *test_status_to_string(enum test_status s);
-
-#define TEST_EXCERPT_MAX 2048 /* bytes of the diff kept */
-
-/*
- * One test's result. A run holds one per test of a batch, so what only
- * failures have (excerpt, kernel log) lives on the heap: the owner frees
- * both once the result is recorded (test_result_release).
- */
-struct test_result {
-	char name[128];
-	enum test_status status;
-	double duration; /* seconds, measured by fsagent */
-	char reason[512];
-	char *excerpt;				   /* the first lines of the diff (heap), or NULL */
-	unsigned findings[KMSG_FINDING_MAX];	   /* kernel reports during the test */
-	char first_report[256];			   /* the first failing report line */
-	unsigned runs, fails;			   /* with reruns: K+1 runs, k failed */
-	bool without_lockdep;			   /* lockdep was off when it ran */
-	unsigned long long taint_before;	   /* /proc/sys/kernel/tainted at its start */
-	char *kernel_log;			   /* the test's kernel records (heap) */
-	size_t kernel_log_len;
-	bool has_coverage;			   /* gcov data saved (bundle_coverage_dir) */
-	unsigned coverage_files;
-};
+#include "model/result.h"
 
 struct runner_opts {
 	const char *fstests;	  /* the tree's root; check runs there */
@@ -64,9 +36,6 @@ struct runner_opts {
 	unsigned kill_grace_ms; /* TERM to KILL; default 5000 */
 	unsigned dead_wait_ms;	/* KILL to "unkillable"; default 10000 */
 };
-
-/* Free a result's heap parts (excerpt, kernel log); the rest stays. */
-void test_result_release(struct test_result *t);
 
 /* runner_run's soft outcomes, beside 0 and -errno */
 #define RUNNER_UNKILLABLE 3 /* a test survived SIGKILL: the machine must reboot */
