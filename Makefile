@@ -96,7 +96,7 @@ $(BUILD)/fsagent: $(BUILD)/fsagent.debug
 
 $(BUILD)/host/%.o: agent/src/%.c | $(BUILD)/.packages-build
 	@mkdir -p $(@D)
-	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -DAGENT_TESTING -c -o $@ $<
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
 $(BUILD)/host/fsagent: $(HOST_OBJS)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(HOST_LIBS)
