@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared by the bundle's writer (bundle.c), reader (bundle_read.c) and
+ * scanner (bundle_scan.c); no other module includes it. The layout of a
+ * bundle directory and the rules every reader applies to what a guest wrote.
+ */
+#pragma once
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The statuses a record may have, as written. */
+#define BUNDLE_N_STATUSES 7
+extern const char *const bundle_statuses[BUNDLE_N_STATUSES];
+bool bundle_status_known(const char *s);
+
+/* "xfs/4k" -> "xfs_4k" (a config's directory name). Returns 0 or -EINVAL. */
+int bundle_config_slug(const char *config, char *buf, size_t size);
+/* tests/<slug>/<index>.jsonl of an iteration. Returns 0 or -errno. */
+int bundle_journal_rel(char *buf, size_t size, const char *config, json_t *iteration);
+const char *bundle_config_name(json_t *config);
+bool bundle_iteration_folded(json_t *iteration);
+bool bundle_iteration_running(json_t *iteration);
+
+/* Add delta to iteration's count of status. */
+void bundle_count_status(json_t *iteration, const char *status, json_int_t delta);
+/* An iteration's counts taken again from its records. */
+void bundle_recount(json_t *iteration, json_t *tests);
+/* The document's counts: the sum of its iterations'. */
+void bundle_sum_counts(json_t *doc);
+
+/*
+ * A journal's records in order of first appearance, a later record of a
+ * test replacing the earlier one, each checked by the readers' rules. A
+ * last line without its newline was torn by a crash and is not a record;
+ * *ret_end (may be NULL) gets the length of the whole lines. Any other bad
+ * line is an error naming shown:line. Returns 0, -ENOMEM or -EBADMSG.
+ */
+int bundle_parse_journal(const char *text, size_t len, const char *shown, json_t **ret, size_t *ret_end,
+			 char *err, size_t es);
+/* The records of an iteration's journal under dir; a missing journal has none. */
+int bundle_read_journal(const char *dir, json_t *config, json_t *iteration, json_t **ret, char *err, size_t es);
+
+/* A file of a bundle: beneath dir, no symlink followed, regular, at most max bytes. */
+int bundle_read_beneath(const char *dir, const char *rel, size_t max, char **ret, size_t *ret_len);
+/* Why bundle_read_beneath() refused a file, in words. */
+const char *bundle_read_error(int r);
+
+/* The shape every reader relies on; err names the key. Returns 0 or -EBADMSG. */
+int bundle_check_doc(json_t *doc, char *err, size_t es);
+/*
+ * A bundle's document, checked: path is bundle.json or its directory; dir
+ * gets the bundle's directory. Returns 0, -ENAMETOOLONG, -ENOMEM or -EBADMSG
+ * with err naming the file.
+ */
+int bundle_load_checked(const char *path, json_t **ret, char *dir, size_t dsize, char *err, size_t es);

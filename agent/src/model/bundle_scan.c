@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading a bundle's outcomes without holding it, and finding bundles (see
+ * bundle.h).
+ */
+#include "model/bundle.h"
+#include "model/bundle_internal.h"
+#include "util/fileio.h"
+#include "util/jscan.h"
+#include "util/macro.h"
+#include "util/strmap.h"
+#include "util/strv.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- reading outcomes without holding the bundle ------------------------- */
+
+static const char *status_of(const struct jscan_field *f)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(bundle_statuses); i++)
+		if (jscan_streq(f, bundle_statuses[i]))
+			return bundle_statuses[i];
+	return NULL;
+}
+
+/* Each string of a validated array span must be a safe artifact path. */
+static bool artifacts_ok(const struct jscan_field *f, char *bad, size_t size)
+{
+	const char *p, *end;
+
+	if (f->type == JSCAN_NONE || f->type == JSCAN_NULL)
+		return true;
+	if (f->type != JSCAN_ARRAY)
+		return false;
+	/* an absent field has no start: no arithmetic on it */
+	p = f->start;
+	end = f->start + f->len;
+	while (p < end) {
+		const char *s;
+		char path[PATH_MAX];
+
+		p = memchr(p, '"', (size_t)(end - p));
+		if (!p)
+			return true;
+		s = ++p;
+		while (*p != '"')
+			p += *p == '\\' ? 2 : 1;
+		if (jscan_unescape(s, (size_t)(p - s), path, sizeof(path)) < 0 || !bundle_artifact_ok(path)) {
+			snprintf(bad, size, "%.*s", (int)(p - s), s);
+			return false;
+		}
+		p++;
+	}
+	return true;
+}
+
+/* The last record of each test of a journal, by the test's index in a strmap. */
+struct scan_last {
+	const char *status;
+	double duration;
+};
+
+/* Validate one journal line and keep it as its test's last record. */
+static int scan_line(const char *line, size_t n, const char *shown, unsigned lineno, struct strmap *names,
+		     struct scan_last **last, size_t *cap, char *err, size_t es)
+{
+	struct jscan_field f[] = { { "name" }, { "status" }, { "duration" }, { "artifacts" }, { "coverage" } };
+	const char *why = NULL;
+	char name[256], bad[PATH_MAX];
+	size_t at = 0;
+	long i;
+
+	if (jscan_object(line, n, f, ARRAY_SIZE(f), &at, &why) < 0) {
+		snprintf(err, es, "%s:%u: column %zu: %s", shown, lineno, at + 1, why);
+		return -EBADMSG;
+	}
+	if (f[0].type != JSCAN_STRING || jscan_unescape(f[0].start, f[0].len, name, sizeof(name)) < 0 ||
+	    !bundle_test_name_ok(name)) {
+		snprintf(err, es, "%s:%u: key 'name': not a test name like 'generic/001'", shown, lineno);
+		return -EBADMSG;
+	}
+	if (!status_of(&f[1])) {
+		snprintf(err, es, "%s:%u: key 'status': not one of pass, fail, notrun, expunged, timeout, crash, error",
+			 shown, lineno);
+		return -EBADMSG;
+	}
+	if (f[2].type != JSCAN_NUMBER && f[2].type != JSCAN_NONE) {
+		snprintf(err, es, "%s:%u: key 'duration': not a number", shown, lineno);
+		return -EBADMSG;
+	}
+	if (!artifacts_ok(&f[3], bad, sizeof(bad))) {
+		snprintf(err, es, "%s:%u: key 'artifacts': '%s' is not a path under artifacts/", shown, lineno, bad);
+		return -EBADMSG;
+	}
+	if (f[4].type != JSCAN_NONE) {
+		struct jscan_field dir = { "dir" };
+
+		if (f[4].type != JSCAN_OBJECT || jscan_object(f[4].start, f[4].len, &dir, 1, NULL, NULL) < 0 ||
+		    dir.type != JSCAN_STRING || jscan_unescape(dir.start, dir.len, bad, sizeof(bad)) < 0 ||
+		    !bundle_rel_path_ok(bad, "coverage")) {
+			snprintf(err, es, "%s:%u: key 'coverage.dir': not a path under coverage/", shown, lineno);
+			return -EBADMSG;
+		}
+	}
+	i = strmap_put(names, name, NULL);
+	if (i < 0)
+		return -ENOMEM;
+	if ((size_t)i >= *cap) {
+		size_t nc = *cap ? *cap * 2 : 256;
+		struct scan_last *nv = realloc(*last, nc * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		*last = nv;
+		*cap = nc;
+	}
+	(*last)[i] = (struct scan_last){ status_of(&f[1]),
+					 f[2].type == JSCAN_NUMBER ? jscan_number(f[2].start, f[2].len) : 0 };
+	return 0;
+}
+
+/*
+ * Validate a journal as it streams by and hand its records on, the last of
+ * a test winning: memory grows with the tests it names, not its lines.
+ */
+static int scan_journal(int fd, const char *shown, const char *config, const struct bundle_scan_ops *ops,
+			void *ctx, char *err, size_t es)
+{
+	size_t bufsize = BUNDLE_MAX_LINE + 65536, len = 0, cap = 0;
+	_cleanup_free_ char *buf = malloc(bufsize);
+	_cleanup_free_ struct scan_last *last = NULL;
+	struct strmap names = { 0 };
+	uint64_t total = 0;
+	unsigned lineno = 0;
+	int r = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t got = read(fd, buf + len, bufsize - len);
+		size_t pos = 0;
+		char *nl;
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			r = -errno;
+			snprintf(err, es, "%s: %s", shown, strerror(errno));
+			break;
+		}
+		if (got == 0)
+			break; /* a last line without its newline was torn by a crash: not a record */
+		total += (uint64_t)got;
+		if (total > BUNDLE_MAX_JOURNAL) {
+			snprintf(err, es, "%s: larger than a reader accepts: refused", shown);
+			r = -EBADMSG;
+			break;
+		}
+		len += (size_t)got;
+		while (r == 0 && (nl = memchr(buf + pos, '\n', len - pos))) {
+			size_t n = (size_t)(nl - buf) - pos;
+
+			lineno++;
+			if (n > BUNDLE_MAX_LINE) {
+				snprintf(err, es, "%s:%u: longer than %u bytes", shown, lineno, BUNDLE_MAX_LINE);
+				r = -EBADMSG;
+				break;
+			}
+			r = scan_line(buf + pos, n, shown, lineno, &names, &last, &cap, err, es);
+			pos += n + 1;
+		}
+		if (r < 0)
+			break;
+		memmove(buf, buf + pos, len - pos);
+		len -= pos;
+		if (len > BUNDLE_MAX_LINE) {
+			snprintf(err, es, "%s:%u: longer than %u bytes", shown, lineno + 1, BUNDLE_MAX_LINE);
+			r = -EBADMSG;
+			break;
+		}
+	}
+	for (size_t i = 0; r == 0 && i < names.n; i++)
+		r = ops->outcome(ctx, &(struct bundle_outcome){ config, names.keys[i], last[i].status, 1,
+								 last[i].duration, last[i].duration });
+	strmap_release(&names);
+	return r;
+}
+
+/* A soak's aggregate: config -> test -> {statuses, duration_total, duration_max}. */
+static int scan_aggregate(json_t *agg, const char *file, const struct bundle_scan_ops *ops, void *ctx, char *err,
+			  size_t es)
+{
+	const char *cname, *tname, *sname;
+	json_t *tests, *a, *v;
+	int r;
+
+	if (agg && !json_is_object(agg)) {
+		snprintf(err, es, "%s: key 'aggregate': not an object", file);
+		return -EBADMSG;
+	}
+	json_object_foreach(agg, cname, tests)
+		json_object_foreach(tests, tname, a)
+	{
+		double total = json_number_value(json_object_get(a, "duration_total"));
+		double max = json_number_value(json_object_get(a, "duration_max"));
+		char slug[128];
+
+		if (bundle_config_slug(cname, slug, sizeof(slug)) < 0 || !bundle_test_name_ok(tname)) {
+			snprintf(err, es, "%s: key 'aggregate.%s.%s': not a config and a test name", file, cname, tname);
+			return -EBADMSG;
+		}
+		json_object_foreach(json_object_get(a, "statuses"), sname, v)
+		{
+			struct jscan_field sf = { "status", JSCAN_STRING, sname, strlen(sname) };
+			const char *st = status_of(&sf);
+
+			if (!st || !json_is_integer(v) || json_integer_value(v) < 0 ||
+			    json_integer_value(v) > BUNDLE_MAX_COUNT) {
+				snprintf(err, es, "%s: key 'aggregate.%s.%s.statuses.%s': not a status count", file, cname,
+					 tname, sname);
+				return -EBADMSG;
+			}
+			/* durations go with the first status; totals stay right */
+			r = ops->outcome(ctx, &(struct bundle_outcome){ cname, tname, st,
+									 (uint64_t)json_integer_value(v), total, max });
+			if (r < 0)
+				return r;
+			total = 0;
+		}
+	}
+	return 0;
+}
+
+int bundle_scan(const char *path, const struct bundle_scan_ops *ops, void *ctx, char *err, size_t es)
+{
+	char file[PATH_MAX + 16], dir[PATH_MAX];
+	_cleanup_close_ int dfd = -1;
+	json_auto_t *doc = NULL;
+	json_t *c, *it;
+	size_t i, k;
+	int r = bundle_load_checked(path, &doc, dir, sizeof(dir), err, es);
+
+	if (r < 0)
+		return r;
+	snprintf(file, sizeof(file), "%s/bundle.json", dir);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		snprintf(err, es, "%s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	if (ops->bundle && (r = ops->bundle(ctx, doc)) < 0)
+		return r;
+	r = scan_aggregate(json_object_get(doc, "aggregate"), file, ops, ctx, err, es);
+	if (r < 0)
+		return r;
+	json_array_foreach(json_object_get(doc, "configs"), i, c)
+		json_array_foreach(json_object_get(c, "iterations"), k, it)
+	{
+		char rel[PATH_MAX], shown[PATH_MAX * 2];
+		_cleanup_close_ int fd = -1;
+
+		/* folded and aggregated iterations are in the aggregate */
+		if (bundle_iteration_folded(it) || json_is_true(json_object_get(it, "aggregated")))
+			continue;
+		if (bundle_journal_rel(rel, sizeof(rel), bundle_config_name(c), it) < 0)
+			continue; /* bundle_check_doc vetted the name and index */
+		snprintf(shown, sizeof(shown), "%s/%s", dir, rel);
+		fd = fileio_open_beneath(dfd, rel);
+		if (fd == -ENOENT)
+			continue;
+		if (fd < 0) {
+			snprintf(err, es, "%s: %s", shown, bundle_read_error(fd));
+			return fd == -ENOMEM ? fd : -EBADMSG;
+		}
+		r = scan_journal(fd, shown, bundle_config_name(c), ops, ctx, err, es);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Bundle directories under dir, depth levels down, symlinks not followed. */
+static int find_bundles(const char *dir, int depth, char ***list)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	DIR *d;
+	struct dirent *de;
+	int r = 0;
+
+	if (snprintf(path, sizeof(path), "%s/bundle.json", dir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	if (stat(path, &st) == 0)
+		return strv_push(list, dir);
+	if (depth == 0)
+		return 0;
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (r >= 0 && (de = readdir(d))) {
+		if (de->d_name[0] == '.' ||
+		    snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
+			continue;
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			r = find_bundles(path, depth - 1, list);
+	}
+	closedir(d);
+	return r;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int bundle_find_all(const char *path, char ***ret, char *err, size_t es)
+{
+	struct stat st;
+	char **list = strv_split("", ",");
+	int r;
+
+	if (!list)
+		return -ENOMEM;
+	if (stat(path, &st) < 0) {
+		r = -errno;
+		snprintf(err, es, "%s: %s", path, strerror(errno));
+		strv_free(list);
+		return r;
+	}
+	r = S_ISDIR(st.st_mode) ? find_bundles(path, 4, &list) : strv_push(&list, path);
+	if (r < 0) {
+		snprintf(err, es, "%s: %s", path, strerror(-r));
+		strv_free(list);
+		return r;
+	}
+	if (!list[0]) {
+		snprintf(err, es, "%s: no bundle (a directory with bundle.json) found", path);
+		strv_free(list);
+		return -ENOENT;
+	}
+	qsort(list, strv_length(list), sizeof(*list), cmp_str);
+	*ret = list;
+	return 0;
+}
