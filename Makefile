@@ -30,7 +30,7 @@ ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DFSAGENT_VERSION='"$(V
 # model <- analysis, cmd on top
 LAYERS := util model machine run boot analysis cmd
 SRCS := $(foreach l,$(LAYERS),$(wildcard agent/src/$(l)/*.c))
-LIB_SRCS := $(filter-out agent/src/cmd/main.c,$(SRCS))
+LIB_SRCS := $(filter-out agent/src/cmd/%,$(SRCS))
 AGENT_OBJS := $(SRCS:agent/src/%.c=$(BUILD)/agent/%.o)
 HOST_OBJS := $(SRCS:agent/src/%.c=$(BUILD)/host/%.o)
 HOST_LIB_OBJS := $(LIB_SRCS:agent/src/%.c=$(BUILD)/host/%.o)

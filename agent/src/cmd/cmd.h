@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The commands of the fsagent binary (main.c's table), one file each, and
+ * what their output shares. Each takes its argv from its own name on and
+ * returns the exit status.
+ */
+#pragma once
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* fn's text, made printable (control characters as '?'), to stdout: a bundle's text is a guest's. */
+void print_printable(void (*fn)(json_t *, FILE *), json_t *doc);
+/* fn's output into path by temp file, fsync and rename. Returns 0 or -errno (logged). */
+int write_output(const char *path, json_t *res, void (*fn)(json_t *, FILE *));
+/* res as indented JSON, for write_output. */
+void dump_json(json_t *res, FILE *f);
+
+int cmd_caps(int argc, char **argv);
+int cmd_unframe(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
+int cmd_aggregate(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_upkeep(int argc, char **argv);
+int cmd_durations(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_coverage(int argc, char **argv);
+int cmd_extract(int argc, char **argv);

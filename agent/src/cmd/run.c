@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fsagent run: a plan through check on this machine.
+ */
+#include "cmd/cmd.h"
+#include "model/bundle.h"
+#include "model/expunge.h"
+#include "model/order.h"
+#include "model/plan.h"
+#include "model/shard.h"
+#include "run/run.h"
+#include "run/runner.h"
+#include "util/strv.h"
+#include "machine/inventory.h"
+#include "util/fileio.h"
+#include "util/log.h"
+#include "util/macro.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <sys/prctl.h>
+#include <string.h>
+#include <stdio.h>
+#include <errno.h>
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "fstests", required_argument, NULL, 'f' }, { "results", required_argument, NULL, 'r' },
+		{ "config", required_argument, NULL, 'c' },  { "host-options", required_argument, NULL, 'o' },
+		{ "section", required_argument, NULL, 's' }, { "plan", required_argument, NULL, 'p' },
+		{ "set", required_argument, NULL, 'S' },     { "kmsg", required_argument, NULL, 'k' },
+		{ "run-id", required_argument, NULL, 'i' },  { "gcov", required_argument, NULL, 'g' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	const char *fstests = NULL, *results = NULL, *config = NULL, *hostopt = NULL, *section = NULL,
+		   *planfile = NULL, *kmsg = NULL, *run_id = NULL, *gcov_root = NULL;
+	char **sets = NULL, idbuf[64], err[512] = "", rbase[PATH_MAX];
+	_cleanup_free_ char *planbuf = NULL, *plandir = NULL, *abs_hostopt = NULL, *abs_fstests = NULL;
+	struct expunge_list expunges = { 0 };
+	json_t *durations = NULL;
+	struct inventory inv = { 0 };
+	struct bundle b = { 0 };
+	struct plan plan;
+	struct run_config rc;
+	unsigned bad = 0;
+	int c, r, status = 1;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': fstests = optarg; break;
+		case 'r': results = optarg; break;
+		case 'c': config = optarg; break;
+		case 'o': hostopt = optarg; break;
+		case 's': section = optarg; break;
+		case 'p': planfile = optarg; break;
+		case 'S': strv_push(&sets, optarg); break;
+		case 'k': kmsg = streq(optarg, "none") ? "" : optarg; break;
+		case 'i': run_id = optarg; break;
+		case 'g': gcov_root = optarg; break;
+		case 'h':
+			printf("usage: fsagent run --fstests DIR --results DIR --config FS/NAME --host-options FILE\n"
+			       "                  [--section NAME] [--plan FILE] [--set KEY=VALUE]... [--kmsg PATH|none]\n"
+			       "                  [--run-id ID] [--gcov DIR]\n"
+			       "Run a plan through fstests' check on this machine (devices already set up in\n"
+			       "HOST_OPTIONS) and write the bundle to DIR/runs/<run id>/bundle.json. --gcov: the\n"
+			       "kernel's gcov directory for plan key coverage (default /sys/kernel/debug/gcov).\n");
+			return 0;
+		default:
+			return 2;
+		}
+	}
+	if (!fstests || !results || !config || !hostopt || optind < argc) {
+		log_err("run: --fstests, --results, --config and --host-options are required; see 'fsagent run --help'");
+		strv_free(sets);
+		return 2;
+	}
+	abs_hostopt = realpath(hostopt, NULL);
+	abs_fstests = realpath(fstests, NULL);
+	if (!abs_hostopt || !abs_fstests) {
+		log_err("run: '%s' not found", !abs_fstests ? fstests : hostopt);
+		strv_free(sets);
+		return 2;
+	}
+	if (plan_init(&plan) < 0)
+		return 1;
+	if (planfile) {
+		r = fileio_read_full(planfile, &planbuf, NULL);
+		if (r < 0) {
+			log_err("read plan '%s' failed: %s", planfile, strerror(-r));
+			goto out;
+		}
+		if (plan_apply_file(&plan, planfile, planbuf, err, sizeof(err)) < 0) {
+			log_err("%s", err);
+			goto out;
+		}
+		plandir = strdup(planfile);
+		if (plandir && strrchr(plandir, '/'))
+			*strrchr(plandir, '/') = '\0';
+		else {
+			free(plandir);
+			plandir = NULL;
+		}
+	}
+	for (char **s = sets; s && *s; s++) {
+		char *eq = strchr(*s, '=');
+
+		if (!eq) {
+			log_err("--set '%s': want KEY=VALUE", *s);
+			goto out;
+		}
+		*eq = '\0';
+		if (plan_set(&plan, "command line", 0, *s, eq + 1, err, sizeof(err)) < 0) {
+			log_err("%s", err);
+			goto out;
+		}
+	}
+	if (plan.order == ORDER_RANDOM && !plan.seed_set) {
+		plan.seed = order_new_seed();
+		plan.seed_set = true;
+	}
+	if (expunge_load_files(&expunges, plandir, plan.expunge_files, err, sizeof(err)) < 0 ||
+	    shard_plan_durations(&plan, plandir, &durations, err, sizeof(err)) < 0) {
+		log_err("%s", err);
+		goto out;
+	}
+	if (inventory_build(NULL, NULL, &inv) < 0) {
+		log_err("inventory of this machine failed");
+		goto out;
+	}
+	/* a subreaper, so tests that daemonize are still ours to reap */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (!run_id) {
+		run_new_id(idbuf, sizeof(idbuf));
+		run_id = idbuf;
+	}
+	r = bundle_create(&b, results, run_id, plan_to_json(&plan), json_incref(json_object_get(inv.doc, "kernel")));
+	if (r < 0) {
+		log_err("create bundle in '%s' failed: %s", results, strerror(-r));
+		goto out;
+	}
+	{
+		_cleanup_free_ char *fstype = strndup(config, strcspn(config, "/"));
+		char **caps = inventory_cap_names(&inv);
+		struct run_opts ro = { .fstests = abs_fstests, .results = results, .kmsg = kmsg, .plan = &plan,
+				       .expunges = &expunges, .durations = durations, .gcov_root = gcov_root,
+				       .configs = &rc, .n_configs = 1 };
+
+		snprintf(rbase, sizeof(rbase), "%s/results", abs_fstests);
+		rc = (struct run_config){ config, fstype, abs_hostopt, section, rbase };
+		ro.ctx.kernel = inv.caps.version;
+		ro.ctx.arch = json_string_value(json_object_get(json_object_get(inv.doc, "machine"), "arch"));
+		ro.ctx.caps = caps;
+		r = run_execute(&ro, &b, &bad);
+		bundle_set(&b, "kmsg_lost", json_integer((json_int_t)runner_kmsg_lost()));
+		bundle_finish(&b, r < 0 ? "error" : "complete");
+		strv_free(caps);
+	}
+	printf("%s/bundle.json\n", b.dir);
+	if (bundle_records_lost(&b))
+		log_err("%zu test records could not be written: the results disk is full (bundle.json: records_lost)",
+			bundle_records_lost(&b));
+	status = r < 0 || bad || bundle_records_lost(&b) ? 1 : 0;
+out:
+	bundle_release(&b);
+	inventory_release(&inv);
+	expunge_list_release(&expunges);
+	json_decref(durations);
+	plan_release(&plan);
+	strv_free(sets);
+	return status;
+}
