@@ -5,6 +5,7 @@
  */
 #include "analysis/coverage.h"
 #include "model/bundle.h"
+#include "model/result.h"
 #include "util/dirwalk.h"
 #include "util/proc.h"
 #include "util/fileio.h"
@@ -479,8 +480,7 @@ static int on_history(void *ctx, const struct bundle_outcome *o)
 	struct coverage *c = ctx;
 	struct test *t;
 
-	if (!streq(o->status, "fail") && !streq(o->status, "timeout") && !streq(o->status, "crash") &&
-	    !streq(o->status, "error"))
+	if (!test_status_name_failed(o->status))
 		return 0;
 	t = find_test(c, o->test, true);
 	if (!t)

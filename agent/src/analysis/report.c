@@ -4,6 +4,7 @@
  */
 #include "analysis/report.h"
 #include "model/bundle.h"
+#include "model/result.h"
 #include "util/macro.h"
 
 #include <errno.h>
@@ -16,15 +17,8 @@ static const char *str(json_t *o, const char *key)
 	return s ? s : "";
 }
 
-static bool is_bad(const char *status)
-{
-	return streq(status, "fail") || streq(status, "timeout") || streq(status, "crash") ||
-	       streq(status, "error");
-}
-
 void report_text(json_t *b, FILE *out)
 {
-	static const char *const order[] = { "pass", "fail", "notrun", "expunged", "timeout", "crash", "error" };
 	json_t *c, *it, *t;
 	size_t i, k, m;
 	unsigned total = 0, without_lockdep = 0;
@@ -42,14 +36,16 @@ void report_text(json_t *b, FILE *out)
 			: "none (fixed order)");
 	json_array_foreach(json_object_get(b, "configs"), i, c)
 	{
-		unsigned counts[ARRAY_SIZE(order)] = { 0 };
+		unsigned counts[TS_MAX] = { 0 };
 
 		json_array_foreach(json_object_get(c, "iterations"), k, it)
 			json_array_foreach(json_object_get(it, "tests"), m, t)
 		{
-			for (size_t s = 0; s < ARRAY_SIZE(order); s++)
-				counts[s] += streq(str(t, "status"), order[s]);
-			if (!streq(str(t, "status"), "expunged") && !streq(str(t, "status"), "notrun")) {
+			enum test_status st = test_status_from_string(str(t, "status"));
+
+			if (st < TS_MAX)
+				counts[st]++;
+			if (!test_status_skipped(st)) {
 				total++;
 				without_lockdep += json_is_true(json_object_get(t, "without_lockdep"));
 			}
@@ -57,9 +53,10 @@ void report_text(json_t *b, FILE *out)
 		fprintf(out, "\n%s:", str(c, "name"));
 		if (!streq(str(c, "status"), "run"))
 			fprintf(out, " %s: %s", str(c, "status"), str(c, "reason"));
-		for (size_t s = 0; s < ARRAY_SIZE(order); s++)
+		/* in the statuses' own order: pass fail notrun expunged timeout crash error */
+		for (int s = TS_PASS; s < TS_MAX; s++)
 			if (counts[s])
-				fprintf(out, " %s %u", order[s], counts[s]);
+				fprintf(out, " %s %u", test_status_to_string((enum test_status)s), counts[s]);
 		fputc('\n', out);
 		json_array_foreach(json_object_get(c, "iterations"), k, it)
 			json_array_foreach(json_object_get(it, "tests"), m, t)
@@ -68,7 +65,7 @@ void report_text(json_t *b, FILE *out)
 			const char *key;
 			json_t *v;
 
-			if (is_bad(str(t, "status")))
+			if (test_status_name_failed(str(t, "status")))
 				fprintf(out, "  [%zu] %-16s %-8s %s\n", k, str(t, "name"), str(t, "status"),
 					str(t, "reason"));
 			if (re && streq(str(re, "classification"), "flaky"))
@@ -119,8 +116,8 @@ void report_junit(json_t *b, FILE *out)
 
 			n++;
 			fails += streq(s, "fail");
-			errors += streq(s, "timeout") || streq(s, "crash") || streq(s, "error");
-			skipped += streq(s, "notrun") || streq(s, "expunged");
+			errors += test_status_name_failed(s) && !streq(s, "fail");
+			skipped += test_status_name_skipped(s);
 		}
 		fputs("  <testsuite name=\"", out);
 		xml(out, str(c, "name"));
@@ -135,13 +132,13 @@ void report_junit(json_t *b, FILE *out)
 			fputs("\" name=\"", out);
 			xml(out, str(t, "name"));
 			fprintf(out, "\" time=\"%.3f\">", json_number_value(json_object_get(t, "duration")));
-			if (streq(s, "fail") || streq(s, "timeout") || streq(s, "crash") || streq(s, "error")) {
+			if (test_status_name_failed(s)) {
 				fprintf(out, "<%s message=\"", streq(s, "fail") ? "failure" : "error");
 				xml(out, str(t, "reason"));
 				fprintf(out, "\" type=\"%s\">", s);
 				xml(out, str(t, "excerpt"));
 				fprintf(out, "</%s>", streq(s, "fail") ? "failure" : "error");
-			} else if (streq(s, "notrun") || streq(s, "expunged")) {
+			} else if (test_status_name_skipped(s)) {
 				fputs("<skipped message=\"", out);
 				xml(out, str(t, "reason"));
 				fputs("\"/>", out);

@@ -5,6 +5,7 @@
 #include "boot/session.h"
 #include "model/shard.h"
 #include "model/bundle.h"
+#include "model/result.h"
 #include "boot/catalog.h"
 #include "model/expunge.h"
 #include "machine/mkfs.h"
@@ -399,12 +400,13 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 	}
 	/* failures of earlier boots of a resumed run count too */
 	{
-		json_t *cn = json_object_get(b.doc, "counts");
+		json_t *v;
+		const char *k;
 
-		bad = (unsigned)(json_integer_value(json_object_get(cn, "fail")) +
-				 json_integer_value(json_object_get(cn, "timeout")) +
-				 json_integer_value(json_object_get(cn, "crash")) +
-				 json_integer_value(json_object_get(cn, "error")));
+		bad = 0;
+		json_object_foreach(json_object_get(b.doc, "counts"), k, v)
+			if (test_status_name_failed(k))
+				bad += (unsigned)json_integer_value(v);
 	}
 	if (r == 0)
 		r = bad || bundle_records_lost(&b) || json_is_string(json_object_get(b.doc, "error")) ? SESSION_FAILED : 0;

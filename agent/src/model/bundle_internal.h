@@ -10,9 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The statuses a record may have, as written. */
-#define BUNDLE_N_STATUSES 7
-extern const char *const bundle_statuses[BUNDLE_N_STATUSES];
+/* Whether s is a status a record may have (model/result.h's names). */
 bool bundle_status_known(const char *s);
 
 /* "xfs/4k" -> "xfs_4k" (a config's directory name). Returns 0 or -EINVAL. */

@@ -4,6 +4,7 @@
  * wrote, and bundle_load() (see bundle.h, bundle_internal.h).
  */
 #include "model/bundle.h"
+#include "model/result.h"
 #include "model/bundle_internal.h"
 #include "util/fileio.h"
 #include "util/macro.h"
@@ -72,15 +73,9 @@ void bundle_count_status(json_t *iteration, const char *status, json_int_t delta
 	json_object_set_new(counts, status, json_integer((n ? json_integer_value(n) : 0) + delta));
 }
 
-const char *const bundle_statuses[BUNDLE_N_STATUSES] = { "pass",    "fail",  "notrun", "expunged",
-							 "timeout", "crash", "error" };
-
 bool bundle_status_known(const char *s)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(bundle_statuses); i++)
-		if (streq(s, bundle_statuses[i]))
-			return true;
-	return false;
+	return test_status_from_string(s) != TS_MAX;
 }
 
 /*

@@ -4,6 +4,7 @@
  * bundle.h).
  */
 #include "model/bundle.h"
+#include "model/result.h"
 #include "model/bundle_internal.h"
 #include "util/fileio.h"
 #include "util/jscan.h"
@@ -26,9 +27,9 @@
 
 static const char *status_of(const struct jscan_field *f)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(bundle_statuses); i++)
-		if (jscan_streq(f, bundle_statuses[i]))
-			return bundle_statuses[i];
+	for (int i = TS_PASS; i < TS_MAX; i++)
+		if (jscan_streq(f, test_status_to_string((enum test_status)i)))
+			return test_status_to_string((enum test_status)i);
 	return NULL;
 }
 

@@ -4,7 +4,10 @@
  */
 #include "model/result.h"
 
+#include "util/macro.h"
+
 #include <stdlib.h>
+#include <string.h>
 
 const char *test_status_to_string(enum test_status s)
 {
@@ -14,6 +17,34 @@ const char *test_status_to_string(enum test_status s)
 		[TS_CRASH] = "crash",	  [TS_ERROR] = "error",
 	};
 	return s < TS_MAX ? names[s] : "?";
+}
+
+enum test_status test_status_from_string(const char *s)
+{
+	for (int i = TS_PASS; s && i < TS_MAX; i++)
+		if (streq(s, test_status_to_string((enum test_status)i)))
+			return (enum test_status)i;
+	return TS_MAX;
+}
+
+bool test_status_failed(enum test_status s)
+{
+	return s == TS_FAIL || s == TS_TIMEOUT || s == TS_CRASH || s == TS_ERROR;
+}
+
+bool test_status_skipped(enum test_status s)
+{
+	return s == TS_NOTRUN || s == TS_EXPUNGED;
+}
+
+bool test_status_name_failed(const char *s)
+{
+	return test_status_failed(test_status_from_string(s));
+}
+
+bool test_status_name_skipped(const char *s)
+{
+	return test_status_skipped(test_status_from_string(s));
 }
 
 void test_result_release(struct test_result *t)

@@ -13,7 +13,17 @@
 enum test_status { TS_PENDING, TS_PASS, TS_FAIL, TS_NOTRUN, TS_EXPUNGED, TS_TIMEOUT, TS_CRASH, TS_ERROR,
 		   TS_MAX };
 
+/* "pass", "fail", ...; what a bundle records. */
 const char *test_status_to_string(enum test_status s);
+/* The status of that name, or TS_MAX for none ("pending" is never recorded, so it is none too). */
+enum test_status test_status_from_string(const char *s);
+/* fail, timeout, crash, error: a test that did not pass, for every count and exit status. */
+bool test_status_failed(enum test_status s);
+/* notrun, expunged: a test that did not run. */
+bool test_status_skipped(enum test_status s);
+/* The same for a status name (unknown names are neither). */
+bool test_status_name_failed(const char *s);
+bool test_status_name_skipped(const char *s);
 
 #define TEST_EXCERPT_MAX 2048 /* bytes of the diff kept */
 

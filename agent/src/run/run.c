@@ -3,6 +3,7 @@
  * Plan execution over configs and iterations (see run.h).
  */
 #include "run/run.h"
+#include "model/result.h"
 #include "model/shard.h"
 #include "run/gcov.h"
 #include "model/order.h"
@@ -109,7 +110,7 @@ static int on_result(void *data, struct test_result *t)
 
 	if (c->gcov && t->status != TS_EXPUNGED && t->status != TS_NOTRUN)
 		save_coverage(c, t);
-	if (t->status == TS_FAIL || t->status == TS_TIMEOUT || t->status == TS_CRASH || t->status == TS_ERROR)
+	if (test_status_failed(t->status))
 		c->bad++;
 	c->done++;
 	/* the line scripts/fsagent-qemu follows (its progress()): keep its shape */
