@@ -248,15 +248,39 @@ static int copy_extents(struct walk *w, int fd, ext2_ino_t ino, struct ext2_inod
 	return r;
 }
 
+/*
+ * Copy a block-mapped or inline file's data through libext2fs's reader.
+ * Returns 0, -EBADMSG when it cannot be read whole, or -errno of the write.
+ */
+static int copy_blocks(struct walk *w, int fd, ext2_ino_t ino, struct ext2_inode *inode, uint64_t size)
+{
+	ext2_file_t f = NULL;
+	uint64_t left = size;
+	int r = 0;
+	errcode_t e = ext2fs_file_open2(w->fs, ino, inode, 0, &f);
+
+	while (!e && r == 0 && left > 0) {
+		unsigned int got = 0;
+
+		e = ext2fs_file_read(f, w->buf, left < COPY_CHUNK ? (unsigned)left : COPY_CHUNK, &got);
+		if (e || got == 0)
+			break;
+		r = fileio_write_all(fd, w->buf, got);
+		left -= got;
+	}
+	if (f)
+		ext2fs_file_close(f);
+	return r < 0 ? r : e || left ? -EBADMSG : 0;
+}
+
 /* Copy a regular file's data into a new file name under dfd. */
 static int copy_file(struct walk *w, int dfd, const char *name, const char *path, ext2_ino_t ino,
 		     struct ext2_inode *inode)
 {
-	uint64_t size = EXT2_I_SIZE(inode), alloc = 0, left;
-	ext2_file_t f = NULL;
+	uint64_t size = EXT2_I_SIZE(inode), alloc = 0;
 	char why[160];
+	bool extents;
 	int fd, r;
-	errcode_t e;
 
 	r = allocated_bytes(w, ino, inode, &alloc);
 	if (r < 0) {
@@ -290,46 +314,18 @@ static int copy_file(struct walk *w, int dfd, const char *name, const char *path
 		snprintf(w->err, w->es, "create '%s': %s", path, strerror(errno));
 		return -errno;
 	}
-	if ((inode->i_flags & EXT4_EXTENTS_FL) && !(inode->i_flags & EXT4_INLINE_DATA_FL)) {
-		r = copy_extents(w, fd, ino, inode, size);
-		close(fd);
-		if (r == -EBADMSG) {
-			unlinkat(dfd, name, 0);
-			refuse(w, path, "its extents map outside the disk or overlap");
-			return 0;
-		}
-		if (r < 0) {
-			snprintf(w->err, w->es, "write '%s': %s", path, strerror(-r));
-			return r;
-		}
-		w->files++;
-		w->bytes += size;
-		return 0;
-	}
-	e = ext2fs_file_open2(w->fs, ino, inode, 0, &f);
-	for (left = size; !e && left > 0;) {
-		unsigned int got = 0;
-
-		e = ext2fs_file_read(f, w->buf, left < COPY_CHUNK ? (unsigned)left : COPY_CHUNK, &got);
-		if (e || got == 0)
-			break;
-		r = fileio_write_all(fd, w->buf, got);
-		if (r < 0) {
-			snprintf(w->err, w->es, "write '%s': %s", path, strerror(-r));
-			ext2fs_file_close(f);
-			close(fd);
-			return r;
-		}
-		left -= got;
-	}
-	if (f)
-		ext2fs_file_close(f);
+	extents = (inode->i_flags & EXT4_EXTENTS_FL) && !(inode->i_flags & EXT4_INLINE_DATA_FL);
+	r = extents ? copy_extents(w, fd, ino, inode, size) : copy_blocks(w, fd, ino, inode, size);
 	close(fd);
-	if (e || left) {
+	if (r == -EBADMSG) {
 		/* a file half read is not a result: it goes, and says why */
 		unlinkat(dfd, name, 0);
-		refuse(w, path, e ? "its data cannot be read" : "its data ends before its size");
+		refuse(w, path, extents ? "its extents map outside the disk or overlap" : "its data cannot be read whole");
 		return 0;
+	}
+	if (r < 0) {
+		snprintf(w->err, w->es, "write '%s': %s", path, strerror(-r));
+		return r;
 	}
 	w->files++;
 	w->bytes += size;

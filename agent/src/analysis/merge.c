@@ -298,10 +298,7 @@ int merge_bundles(char *const *paths, const char *into, const char *run_id, char
 						if (r == -ENOENT)
 							r = 0; /* recorded, then lost in a crash */
 						if (r < 0) {
-							snprintf(err, es, "%s/%s: %s", v[s].dir, rel,
-								 r == -ELOOP ? "a symbolic link on the way: refused"
-								 : r == -EINVAL ? "not a regular file or not under artifacts/: refused"
-								 : strerror(-r));
+							snprintf(err, es, "%s/%s: %s", v[s].dir, rel, bundle_read_error(r));
 							break;
 						}
 					}

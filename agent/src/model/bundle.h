@@ -162,6 +162,9 @@ int bundle_finish(struct bundle *b, const char *state);
  */
 int bundle_copy_artifact(const char *from, const char *rel, const char *to);
 
+/* Why a bundle's file was refused (-ELOOP, -EINVAL, -EFBIG) or could not be read, in words. */
+const char *bundle_read_error(int r);
+
 /* Copy src to dst (creating dst's directory). Returns 0 or -errno. */
 int bundle_copy_file(const char *src, const char *dst);
 

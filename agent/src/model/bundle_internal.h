@@ -42,8 +42,6 @@ int bundle_read_journal(const char *dir, json_t *config, json_t *iteration, json
 
 /* A file of a bundle: beneath dir, no symlink followed, regular, at most max bytes. */
 int bundle_read_beneath(const char *dir, const char *rel, size_t max, char **ret, size_t *ret_len);
-/* Why bundle_read_beneath() refused a file, in words. */
-const char *bundle_read_error(int r);
 
 /* The shape every reader relies on; err names the key. Returns 0 or -EBADMSG. */
 int bundle_check_doc(json_t *doc, char *err, size_t es);
