@@ -23,8 +23,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 WARN := -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wvla -Wwrite-strings -Wundef -Wlogical-op -fno-common \
 	-Wno-missing-field-initializers -Wno-format-truncation
-ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DFSAGENT_VERSION='"$(VERSION)"' \
-	-Iagent/src -MMD -MP
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -Iagent/src -MMD -MP
 
 # layers, dependencies one way (tests/lint-layers): util <- model <- machine <- run <- boot,
 # model <- analysis, cmd on top
@@ -44,7 +43,7 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_OBJS := $(LIB_SRCS:agent/src/%.c=$(BUILD)/fuzz/obj/%.o)
 FUZZ_CC ?= clang
-FUZZ_FLAGS := -std=gnu11 -g -O1 -Wall -D_GNU_SOURCE -DFSAGENT_VERSION='"$(VERSION)"' -Iagent/src \
+FUZZ_FLAGS := -std=gnu11 -g -O1 -Wall -D_GNU_SOURCE -Iagent/src \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_TIME ?= 600
 
@@ -59,9 +58,17 @@ endif
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all check fuzz fuzz-smoke fuzz-targets host-tools unit vmtest lint bench image clean distclean deps packages test-packages
+.PHONY: FORCE all check fuzz fuzz-smoke fuzz-targets host-tools unit vmtest lint bench image clean distclean deps packages test-packages
 
 all: $(BUILD)/fsagent
+
+# the version lives in one object, rebuilt when `git describe` changes
+VERSION_OBJS := $(BUILD)/agent/util/version.o $(BUILD)/host/util/version.o $(BUILD)/fuzz/obj/util/version.o
+$(VERSION_OBJS): $(BUILD)/VERSION
+$(VERSION_OBJS): ALL_CFLAGS += -DFSAGENT_VERSION='"$(VERSION)"'
+$(VERSION_OBJS): FUZZ_FLAGS += -DFSAGENT_VERSION='"$(VERSION)"'
+$(BUILD)/VERSION: FORCE
+	@mkdir -p $(@D); [ "$$(cat $@ 2>/dev/null)" = '$(VERSION)' ] || echo '$(VERSION)' >$@
 
 $(BUILD)/.packages-build: scripts/install-packages
 	$(Q)scripts/install-packages build

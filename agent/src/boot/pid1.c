@@ -686,7 +686,7 @@ static void write_documents(const char *fatal, bool frame)
 	json_object_set(doc, "errors", g.errors);
 	json_object_set_new(doc, "fatal", fatal ? json_string(fatal) : json_null());
 	json_object_set_new(doc, "timeline", timeline_json());
-	json_object_set_new(doc, "agent", json_pack("{s:s, s:I}", "version", FSAGENT_VERSION,
+	json_object_set_new(doc, "agent", json_pack("{s:s, s:I}", "version", fsagent_version,
 						    "peak_rss_kb", (json_int_t)fileio_peak_rss_kb()));
 	if (g.results_mounted) {
 		r = results_write_json(RESULTS_MNT, "caps.json", doc);
@@ -694,7 +694,7 @@ static void write_documents(const char *fatal, bool frame)
 			log_err("write '%s/caps.json' failed: %s", RESULTS_MNT, strerror(-r));
 		if (fatal) {
 			json_auto_t *f = json_pack("{s:s, s:s, s:s}", "schema", "fsagent-fatal/1",
-						   "fsagent_version", FSAGENT_VERSION, "error",
+						   "fsagent_version", fsagent_version, "error",
 						   fatal);
 			r = results_write_json(RESULTS_MNT, "fatal.json", f);
 			if (r < 0)
@@ -821,7 +821,7 @@ _noreturn_ void pid1_main(void)
 	do_early_mounts();
 	setup_console();
 	setup_signals();
-	log_info("fsagent %s starting as init", FSAGENT_VERSION);
+	log_info("fsagent %s starting as init", fsagent_version);
 	setup_environment();
 	setup_mtab();
 	mark("early_mounts_done");

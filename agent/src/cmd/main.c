@@ -33,7 +33,7 @@ static int cmd_init(int argc _unused_, char **argv _unused_)
 
 static int cmd_version(int argc _unused_, char **argv _unused_)
 {
-	printf("fsagent %s\n", FSAGENT_VERSION);
+	printf("fsagent %s\n", fsagent_version);
 	return 0;
 }
 

@@ -31,7 +31,7 @@ int inventory_build(struct modules *mods, const struct roles_request *req, struc
 		json_decref(caps);
 		return r;
 	}
-	inv.doc = json_pack("{s:s, s:s}", "schema", CAPS_SCHEMA, "fsagent_version", FSAGENT_VERSION);
+	inv.doc = json_pack("{s:s, s:s}", "schema", CAPS_SCHEMA, "fsagent_version", fsagent_version);
 	if (!inv.doc) {
 		json_decref(caps);
 		device_list_release(&inv.devs);

@@ -223,7 +223,7 @@ int bundle_create(struct bundle *b, const char *results, const char *run_id, jso
 	reserve_take(b);
 	/* "o" steals plan and kernel, as the contract says */
 	b->doc = json_pack("{s:s, s:s, s:s, s:o, s:n, s:s, s:o, s:o, s:[], s:{}}", "schema", BUNDLE_SCHEMA,
-			   "run_id", run_id, "fsagent_version", FSAGENT_VERSION, "started", now_json(),
+			   "run_id", run_id, "fsagent_version", fsagent_version, "started", now_json(),
 			   "ended", "state", "running", "kernel", kernel ? kernel : json_null(), "plan",
 			   plan ? plan : json_null(), "configs", "counts");
 	return b->doc ? 0 : -ENOMEM;

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The fsagent version, set by the Makefile from git describe. */
+/* The fsagent version: git describe at build time (util/version.c). */
 #pragma once
 
-#ifndef FSAGENT_VERSION
-#define FSAGENT_VERSION "0.1-unknown"
-#endif
+extern const char fsagent_version[];
