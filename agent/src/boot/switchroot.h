@@ -6,17 +6,13 @@
  * over / and goes on there as PID 1: in its own process when the root's
  * /sbin/fsagent is the same build, else by exec'ing it. Debian's initramfs and
  * systemd cost tens of seconds under TCG; this costs the disk driver's
- * probe. The time the first stage started and switched is handed to the
- * second in the environment for its timeline, with the disk drivers the first
- * stage loaded, which the second records instead of probing again
- * (FSAGENT_INITRAMFS=<start ms>,<switch ms>,<module>+<module>+...).
+ * probe. What the first stage hands the second is in handoff.h.
  */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#define SWITCHROOT_ENV "FSAGENT_INITRAMFS"
 #define SWITCHROOT_INIT "/sbin/fsagent"
 
 /* Whether / is an initramfs (ramfs or tmpfs), below sysroot ("" for the real one). */

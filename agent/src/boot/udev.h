@@ -8,14 +8,13 @@
  * it broadcasts (netlink group 2, libudev's format) once it has processed
  * the device. All of it runs in a helper process that reports over a pipe,
  * so PID 1 goes on meanwhile; the initramfs stage starts it as soon as the
- * root disk is /, and hands the pipe to the next stage (UDEV_FD_ENV).
+ * root disk is /, and hands the pipe to the next stage (HANDOFF_UDEV_FD_ENV, handoff.h).
  */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#define UDEV_FD_ENV "FSAGENT_UDEV_FD"
 
 /* systemd-udevd's path in the running root, or NULL. */
 const char *udev_find_daemon(void);

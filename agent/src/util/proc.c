@@ -167,3 +167,9 @@ int proc_run(const char *const *argv, int timeout_ms, int *ret_status)
 		*ret_status = p.status;
 	return r;
 }
+
+void proc_reap_exited(void)
+{
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}

@@ -50,3 +50,6 @@ void proc_release(struct proc *p);
  * Returns 0 (the child ran; check status), -ETIMEDOUT or -errno.
  */
 int proc_run(const char *const *argv, int timeout_ms, int *ret_status);
+
+/* Reap every child that has exited, without waiting (PID 1 adopts orphans). */
+void proc_reap_exited(void);
