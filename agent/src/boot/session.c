@@ -3,15 +3,13 @@
  * The boot-time run session (see session.h).
  */
 #include "boot/session.h"
-#include "model/shard.h"
 #include "model/bundle.h"
 #include "model/result.h"
 #include "boot/catalog.h"
-#include "model/expunge.h"
 #include "machine/mkfs.h"
 #include "machine/mount.h"
-#include "model/order.h"
 #include "model/plan.h"
+#include "model/plan_resolve.h"
 #include "boot/results.h"
 #include "run/run.h"
 #include "run/runner.h"
@@ -42,9 +40,12 @@ struct session {
 	struct progress pg;
 	const struct boot_config *cfg;
 	struct inventory *inv;
+	const char *results;
+	char run_id[64];
 	const struct plan *plan;
 	const char *catalog;
 	char host_options[PATH_MAX];
+	char rbase[PATH_MAX]; /* check's RESULT_BASE: the bundle's fstests/ */
 	struct fs_config *fsc; /* per run_config */
 	struct run_config *rc;
 	size_t n;
@@ -221,18 +222,188 @@ static int prepare(void *data, const struct run_config *rc, char *why, size_t si
 	return r;
 }
 
+/*
+ * Resume the run the results disk names in current-run, or begin one: the
+ * bundle open in *b, s->run_id set. Returns 0, 1 when the resumed run keeps
+ * crashing (its bundle stopped, summary saying so), or -errno.
+ */
+static int open_run(struct session *s, struct plan *plan, struct bundle *b, char *summary, size_t ss)
+{
+	_cleanup_free_ char *resume_id = NULL;
+	json_auto_t *progress = NULL;
+	char cur[PATH_MAX], ppath[PATH_MAX + 32], err[256];
+	json_t *seed;
+	int r;
+
+	snprintf(cur, sizeof(cur), "%s/current-run", s->results);
+	if (fileio_read_line(cur, &resume_id) < 0 || !resume_id[0] || bundle_open(b, s->results, resume_id) < 0) {
+		run_new_id(s->run_id, sizeof(s->run_id));
+		r = bundle_create(b, s->results, s->run_id, plan_to_json(plan),
+				  json_incref(json_object_get(s->inv->doc, "kernel")));
+		if (r < 0) {
+			snprintf(summary, ss, "create bundle in '%s' failed: %s", s->results, strerror(-r));
+			return r;
+		}
+		bundle_set(b, "caps", json_incref(s->inv->doc));
+		s->pg.boots = 1;
+		return 0;
+	}
+	snprintf(s->run_id, sizeof(s->run_id), "%s", resume_id);
+	snprintf(ppath, sizeof(ppath), "%s/progress.json", b->dir);
+	progress = json_load_file(ppath, 0, NULL);
+	/* the orders not yet drawn come from the run's own seed */
+	seed = json_object_get(json_object_get(b->doc, "plan"), "seed");
+	if (json_is_string(seed)) {
+		plan->seed = strtoull(json_string_value(seed), NULL, 10);
+		plan->seed_set = true;
+	}
+	s->pg.boots = (int)json_integer_value(json_object_get(progress, "boots")) + 1;
+	s->pg.stalled = (int)json_integer_value(json_object_get(progress, "stalled_boots"));
+	if (!json_is_false(json_object_get(progress, "testing")))
+		record_crash(b);
+	s->pg.recorded = bundle_count_recorded(b);
+	if ((json_int_t)s->pg.recorded <= json_integer_value(json_object_get(progress, "recorded")))
+		s->pg.stalled++;
+	else
+		s->pg.stalled = 0;
+	log_info("resuming run %s (boot %d)", s->run_id, s->pg.boots);
+	json_object_set_new(b->doc, "state", json_string("running"));
+	json_object_set_new(b->doc, "boots", json_integer(s->pg.boots));
+	bundle_write(b);
+	if (s->pg.stalled < CRASH_LOOP_BOOTS)
+		return 0;
+	snprintf(err, sizeof(err), "run keeps crashing: %d boots in a row without a new result", s->pg.stalled);
+	bundle_set(b, "error", json_string(err));
+	bundle_finish(b, "stopped");
+	unlink(cur);
+	snprintf(summary, ss, "%s (bundle runs/%s)", err, s->run_id);
+	return 1;
+}
+
+/* The plan's configs from the catalog, each with its run_config and fstests section. Returns 0 or -errno. */
+static int load_configs(struct session *s, char ***sections, char *err, size_t es)
+{
+	char **names = NULL;
+	int r = catalog_expand(s->catalog, s->plan->configs, &names, err, es);
+	size_t n = strv_length(names);
+
+	if (r < 0)
+		return r;
+	s->fsc = calloc(n ? n : 1, sizeof(*s->fsc));
+	s->rc = calloc(n ? n : 1, sizeof(*s->rc));
+	if (!s->fsc || !s->rc) {
+		snprintf(err, es, "out of memory");
+		strv_free(names);
+		return -ENOMEM;
+	}
+	snprintf(s->rbase, sizeof(s->rbase), "%s/fstests", s->pg.dir);
+	for (s->n = 0; s->n < n; s->n++) {
+		char sec[80];
+
+		r = catalog_load(s->catalog, names[s->n], &s->fsc[s->n], err, es);
+		if (r < 0) {
+			fs_config_release(&s->fsc[s->n]);
+			break;
+		}
+		catalog_section_name(&s->fsc[s->n], sec, sizeof(sec));
+		strv_push(sections, sec);
+	}
+	strv_free(names);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < s->n; i++)
+		s->rc[i] = (struct run_config){ s->fsc[i].name, s->fsc[i].fstype, s->host_options, (*sections)[i],
+						s->rbase };
+	return 0;
+}
+
+/* "bundle runs/<id>: pass N fail N ...", and what went wrong with the run. */
+static void write_summary(const struct session *s, const struct bundle *b, char *summary, size_t ss)
+{
+	json_t *counts = json_object_get(b->doc, "counts"), *v;
+	const char *k;
+	int n = snprintf(summary, ss, "bundle runs/%s:", s->run_id);
+
+	json_object_foreach(counts, k, v)
+		n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0, " %s %lld", k, (long long)json_integer_value(v));
+	if (bundle_records_lost(b))
+		n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0,
+			      "; RESULTS LOST: %zu test records not written, the results disk is full",
+			      bundle_records_lost(b));
+	else if (json_is_string(json_object_get(b->doc, "error")))
+		n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0, "; %s",
+			      json_string_value(json_object_get(b->doc, "error")));
+}
+
+/* Whether the run failed: a failed test of any boot of it, a lost record, an error. */
+static bool run_failed(const struct bundle *b)
+{
+	json_t *v;
+	const char *k;
+
+	json_object_foreach(json_object_get(b->doc, "counts"), k, v)
+		if (test_status_name_failed(k) && json_integer_value(v) > 0)
+			return true;
+	return bundle_records_lost(b) || json_is_string(json_object_get(b->doc, "error"));
+}
+
+/* Run the plan's tests into b; the run's state and progress written at the end. */
+static int execute(struct session *s, struct bundle *b, const struct plan_files *files, void (*settle)(void))
+{
+	char **caps;
+	struct run_opts ro = { .fstests = s->cfg->fstests ? s->cfg->fstests : SESSION_FSTESTS,
+			       .results = s->results,
+			       .sysrq = true,
+			       .plan = s->plan,
+			       .expunges = &files->expunges,
+			       .durations = files->durations,
+			       .configs = s->rc,
+			       .n_configs = s->n,
+			       .prepare = prepare,
+			       .data = s };
+	char cur[PATH_MAX], dst[PATH_MAX + 32];
+	unsigned bad = 0;
+	int r;
+
+	/* the plan is read and the bundle begun: the devices must be settled from here */
+	if (settle)
+		settle();
+	caps = inventory_cap_names(s->inv);
+	ro.ctx.kernel = s->inv->caps.version;
+	ro.ctx.arch = json_string_value(json_object_get(json_object_get(s->inv->doc, "machine"), "arch"));
+	ro.ctx.caps = caps;
+	r = run_execute(&ro, b, &bad);
+	strv_free(caps);
+	/* keep the fstests config fsagent wrote beside the bundle */
+	snprintf(dst, sizeof(dst), "%s/fstests.config", b->dir);
+	bundle_copy_file(s->host_options, dst);
+	s->pg.recorded = bundle_count_recorded(b);
+	json_object_set_new(b->doc, "kmsg_lost", json_integer((json_int_t)(runner_kmsg_lost() +
+						      json_integer_value(json_object_get(b->doc, "kmsg_lost")))));
+	if (r == RUNNER_UNKILLABLE) {
+		/* nothing in flight: the next boot goes on after the stuck test */
+		json_object_set_new(b->doc, "state", json_string("running"));
+		bundle_write(b);
+		progress_write(&s->pg, false);
+		return r;
+	}
+	bundle_finish(b, r < 0 ? "error" : "complete");
+	progress_write(&s->pg, false);
+	snprintf(cur, sizeof(cur), "%s/current-run", s->results);
+	unlink(cur);
+	return r;
+}
+
 int session_run(const struct boot_config *cfg, struct inventory *inv, const char *results, void (*settle)(void),
 		char *summary, size_t ss)
 {
-	struct expunge_list expunges = { 0 };
-	json_t *durations = NULL;
-	struct session s = { .cfg = cfg, .inv = inv, .catalog = cfg->catalog ? cfg->catalog : SESSION_CATALOG };
-	const char *fstests = cfg->fstests ? cfg->fstests : SESSION_FSTESTS;
-	char err[512] = "", run_id[64], rbase[PATH_MAX], cur[PATH_MAX], **names = NULL, **sections = NULL;
-	_cleanup_free_ char *resume_id = NULL;
+	static const char head[] = "# written by fsagent, one section per config\n";
+	struct session s = { .cfg = cfg, .inv = inv, .results = results,
+			     .catalog = cfg->catalog ? cfg->catalog : SESSION_CATALOG };
+	struct plan_files files = { 0 };
+	char err[512] = "", cur[PATH_MAX], **sections = NULL;
 	struct bundle b = { 0 };
 	struct plan plan;
-	unsigned bad = 0;
 	int r, pr;
 
 	r = plan_init(&plan);
@@ -245,180 +416,45 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 		summary[0] = '\0';
 		return 0;
 	}
-	if (pr == 0 && plan.order == ORDER_RANDOM && !plan.seed_set) {
-		plan.seed = order_new_seed();
-		plan.seed_set = true;
-	}
+	/* the seed is drawn before the bundle begins: the bundle records it */
+	if (pr == 0)
+		pr = plan_resolve(&plan, results, &files, err, sizeof(err));
 	/* a run in progress on the results disk is resumed, not started again */
-	snprintf(cur, sizeof(cur), "%s/current-run", results);
-	if (fileio_read_line(cur, &resume_id) == 0 && resume_id[0] &&
-	    bundle_open(&b, results, resume_id) == 0) {
-		char ppath[PATH_MAX + 32];
-		json_t *seed = json_object_get(json_object_get(b.doc, "plan"), "seed");
-		json_auto_t *progress = NULL;
-
-		snprintf(run_id, sizeof(run_id), "%s", resume_id);
-		snprintf(ppath, sizeof(ppath), "%s/progress.json", b.dir);
-		progress = json_load_file(ppath, 0, NULL);
-		/* the orders not yet drawn come from the run's own seed */
-		if (json_is_string(seed)) {
-			plan.seed = strtoull(json_string_value(seed), NULL, 10);
-			plan.seed_set = true;
-		}
-		s.pg.boots = (int)json_integer_value(json_object_get(progress, "boots")) + 1;
-		s.pg.stalled = (int)json_integer_value(json_object_get(progress, "stalled_boots"));
-		if (!json_is_false(json_object_get(progress, "testing")))
-			record_crash(&b);
-		s.pg.recorded = bundle_count_recorded(&b);
-		if ((json_int_t)s.pg.recorded <= json_integer_value(json_object_get(progress, "recorded")))
-			s.pg.stalled++;
-		else
-			s.pg.stalled = 0;
-		log_info("resuming run %s (boot %d)", run_id, s.pg.boots);
-		json_object_set_new(b.doc, "state", json_string("running"));
-		json_object_set_new(b.doc, "boots", json_integer(s.pg.boots));
-		bundle_write(&b);
-		if (s.pg.stalled >= CRASH_LOOP_BOOTS) {
-			snprintf(err, sizeof(err), "run keeps crashing: %d boots in a row without a new result",
-				 s.pg.stalled);
-			bundle_set(&b, "error", json_string(err));
-			bundle_finish(&b, "stopped");
-			unlink(cur);
-			snprintf(summary, ss, "%s (bundle runs/%s)", err, run_id);
-			r = -EIO;
-			goto out;
-		}
-	} else {
-		run_new_id(run_id, sizeof(run_id));
-		r = bundle_create(&b, results, run_id, plan_to_json(&plan),
-				  json_incref(json_object_get(inv->doc, "kernel")));
-		if (r < 0) {
-			snprintf(summary, ss, "create bundle in '%s' failed: %s", results, strerror(-r));
-			plan_release(&plan);
-			return r;
-		}
-		bundle_set(&b, "caps", json_incref(inv->doc));
-		s.pg.boots = 1;
+	r = open_run(&s, &plan, &b, summary, ss);
+	if (r != 0) {
+		r = r > 0 ? -EIO : r;
+		goto out;
 	}
 	s.pg.results = results;
-	s.pg.run_id = run_id;
+	s.pg.run_id = s.run_id;
 	snprintf(s.pg.dir, sizeof(s.pg.dir), "%s", b.dir);
+	s.plan = &plan;
+	snprintf(s.host_options, sizeof(s.host_options), "/run/fsagent/fstests.config");
 	/* never a run on a misread plan: record the error and stop */
-	if (pr < 0 || expunge_load_files(&expunges, results, plan.expunge_files, err, sizeof(err)) < 0 ||
-	    shard_plan_durations(&plan, results, &durations, err, sizeof(err)) < 0 ||
-	    catalog_expand(s.catalog, plan.configs, &names, err, sizeof(err)) < 0) {
+	if (pr < 0 || load_configs(&s, &sections, err, sizeof(err)) < 0) {
 		bundle_set(&b, "error", json_string(err));
 		bundle_finish(&b, "error");
 		snprintf(summary, ss, "%s", err);
 		r = -EINVAL;
 		goto out;
 	}
-	s.plan = &plan;
-	s.n = strv_length(names);
-	s.fsc = calloc(s.n ? s.n : 1, sizeof(*s.fsc));
-	s.rc = calloc(s.n ? s.n : 1, sizeof(*s.rc));
-	if (!s.fsc || !s.rc) {
-		r = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < s.n; i++) {
-		char sec[80];
-
-		if (catalog_load(s.catalog, names[i], &s.fsc[i], err, sizeof(err)) < 0) {
-			bundle_set(&b, "error", json_string(err));
-			bundle_finish(&b, "error");
-			snprintf(summary, ss, "%s", err);
-			r = -EINVAL;
-			goto out;
-		}
-		catalog_section_name(&s.fsc[i], sec, sizeof(sec));
-		strv_push(&sections, sec);
-	}
-	snprintf(rbase, sizeof(rbase), "%s/fstests", b.dir);
-	snprintf(s.host_options, sizeof(s.host_options), "/run/fsagent/fstests.config");
 	fileio_mkdir_p("/run/fsagent");
-	{
-		static const char head[] = "# written by fsagent, one section per config\n";
-
-		fileio_write_atomic(s.host_options, head, strlen(head));
-	}
-	for (size_t i = 0; i < s.n; i++)
-		s.rc[i] = (struct run_config){ s.fsc[i].name, s.fsc[i].fstype, s.host_options, sections[i], rbase };
+	fileio_write_atomic(s.host_options, head, strlen(head));
 	bundle_write(&b);
 	progress_write(&s.pg, true);
-	fileio_write_atomic(cur, run_id, strlen(run_id));
-	/* the plan is read and the bundle begun: the devices must be settled from here */
-	if (settle)
-		settle();
-	{
-		char **caps = inventory_cap_names(inv);
-		struct run_opts ro = { .fstests = fstests, .results = results, .sysrq = true, .plan = &plan, .expunges = &expunges,
-				       .durations = durations, .configs = s.rc, .n_configs = s.n, .prepare = prepare, .data = &s };
-
-		ro.ctx.kernel = inv->caps.version;
-		ro.ctx.arch = json_string_value(json_object_get(json_object_get(inv->doc, "machine"), "arch"));
-		ro.ctx.caps = caps;
-		r = run_execute(&ro, &b, &bad);
-		strv_free(caps);
-	}
-	/* keep the fstests config fsagent wrote beside the bundle */
-	{
-		char dst[PATH_MAX + 32];
-
-		snprintf(dst, sizeof(dst), "%s/fstests.config", b.dir);
-		bundle_copy_file(s.host_options, dst);
-	}
-	s.pg.recorded = bundle_count_recorded(&b);
-	json_object_set_new(b.doc, "kmsg_lost",
-			    json_integer((json_int_t)(runner_kmsg_lost() +
-						      json_integer_value(json_object_get(b.doc, "kmsg_lost")))));
-	if (r == RUNNER_UNKILLABLE) {
-		/* nothing in flight: the next boot goes on after the stuck test */
-		json_object_set_new(b.doc, "state", json_string("running"));
-		bundle_write(&b);
-		progress_write(&s.pg, false);
-	} else {
-		bundle_finish(&b, r < 0 ? "error" : "complete");
-		progress_write(&s.pg, false);
-		unlink(cur);
-	}
-	{
-		json_t *counts = json_object_get(b.doc, "counts"), *v;
-		const char *k;
-		int n = snprintf(summary, ss, "bundle runs/%s:", run_id);
-
-		json_object_foreach(counts, k, v)
-			n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0, " %s %lld", k,
-				      (long long)json_integer_value(v));
-		if (bundle_records_lost(&b))
-			n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0,
-				      "; RESULTS LOST: %zu test records not written, the results disk is full",
-				      bundle_records_lost(&b));
-		else if (json_is_string(json_object_get(b.doc, "error")))
-			n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0, "; %s",
-				      json_string_value(json_object_get(b.doc, "error")));
-	}
-	/* failures of earlier boots of a resumed run count too */
-	{
-		json_t *v;
-		const char *k;
-
-		bad = 0;
-		json_object_foreach(json_object_get(b.doc, "counts"), k, v)
-			if (test_status_name_failed(k))
-				bad += (unsigned)json_integer_value(v);
-	}
+	snprintf(cur, sizeof(cur), "%s/current-run", results);
+	fileio_write_atomic(cur, s.run_id, strlen(s.run_id));
+	r = execute(&s, &b, &files, settle);
+	write_summary(&s, &b, summary, ss);
 	if (r == 0)
-		r = bad || bundle_records_lost(&b) || json_is_string(json_object_get(b.doc, "error")) ? SESSION_FAILED : 0;
+		r = run_failed(&b) ? SESSION_FAILED : 0;
 out:
 	for (size_t i = 0; s.fsc && i < s.n; i++)
 		fs_config_release(&s.fsc[i]);
 	free(s.fsc);
 	free(s.rc);
-	strv_free(names);
 	strv_free(sections);
-	expunge_list_release(&expunges);
-	json_decref(durations);
+	plan_files_release(&files);
 	bundle_release(&b);
 	plan_release(&plan);
 	return r;

@@ -4,10 +4,7 @@
  */
 #include "cmd/cmd.h"
 #include "model/bundle.h"
-#include "model/expunge.h"
-#include "model/order.h"
-#include "model/plan.h"
-#include "model/shard.h"
+#include "model/plan_resolve.h"
 #include "run/run.h"
 #include "run/runner.h"
 #include "util/strv.h"
@@ -23,6 +20,52 @@
 #include <stdio.h>
 #include <errno.h>
 
+/*
+ * The plan: planfile (when given) then each --set KEY=VALUE, logging the
+ * error. *ret_dir is planfile's directory (NULL: the current one), where the
+ * files it names are. Returns 0 or -errno.
+ */
+static int load_plan(struct plan *plan, const char *planfile, char **sets, char **ret_dir)
+{
+	_cleanup_free_ char *buf = NULL;
+	char err[512] = "";
+	int r;
+
+	*ret_dir = NULL;
+	if (planfile) {
+		r = fileio_read_full(planfile, &buf, NULL);
+		if (r < 0) {
+			log_err("read plan '%s' failed: %s", planfile, strerror(-r));
+			return r;
+		}
+		r = plan_apply_file(plan, planfile, buf, err, sizeof(err));
+		if (r < 0) {
+			log_err("%s", err);
+			return r;
+		}
+		if (strrchr(planfile, '/')) {
+			*ret_dir = strndup(planfile, (size_t)(strrchr(planfile, '/') - planfile));
+			if (!*ret_dir)
+				return -ENOMEM;
+		}
+	}
+	for (char **s = sets; s && *s; s++) {
+		char *eq = strchr(*s, '=');
+
+		if (!eq) {
+			log_err("--set '%s': want KEY=VALUE", *s);
+			return -EINVAL;
+		}
+		*eq = '\0';
+		r = plan_set(plan, "command line", 0, *s, eq + 1, err, sizeof(err));
+		if (r < 0) {
+			log_err("%s", err);
+			return r;
+		}
+	}
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -37,9 +80,8 @@ int cmd_run(int argc, char **argv)
 	const char *fstests = NULL, *results = NULL, *config = NULL, *hostopt = NULL, *section = NULL,
 		   *planfile = NULL, *kmsg = NULL, *run_id = NULL, *gcov_root = NULL;
 	char **sets = NULL, idbuf[64], err[512] = "", rbase[PATH_MAX];
-	_cleanup_free_ char *planbuf = NULL, *plandir = NULL, *abs_hostopt = NULL, *abs_fstests = NULL;
-	struct expunge_list expunges = { 0 };
-	json_t *durations = NULL;
+	_cleanup_free_ char *plandir = NULL, *abs_hostopt = NULL, *abs_fstests = NULL;
+	struct plan_files files = { 0 };
 	struct inventory inv = { 0 };
 	struct bundle b = { 0 };
 	struct plan plan;
@@ -85,43 +127,9 @@ int cmd_run(int argc, char **argv)
 	}
 	if (plan_init(&plan) < 0)
 		return 1;
-	if (planfile) {
-		r = fileio_read_full(planfile, &planbuf, NULL);
-		if (r < 0) {
-			log_err("read plan '%s' failed: %s", planfile, strerror(-r));
-			goto out;
-		}
-		if (plan_apply_file(&plan, planfile, planbuf, err, sizeof(err)) < 0) {
-			log_err("%s", err);
-			goto out;
-		}
-		plandir = strdup(planfile);
-		if (plandir && strrchr(plandir, '/'))
-			*strrchr(plandir, '/') = '\0';
-		else {
-			free(plandir);
-			plandir = NULL;
-		}
-	}
-	for (char **s = sets; s && *s; s++) {
-		char *eq = strchr(*s, '=');
-
-		if (!eq) {
-			log_err("--set '%s': want KEY=VALUE", *s);
-			goto out;
-		}
-		*eq = '\0';
-		if (plan_set(&plan, "command line", 0, *s, eq + 1, err, sizeof(err)) < 0) {
-			log_err("%s", err);
-			goto out;
-		}
-	}
-	if (plan.order == ORDER_RANDOM && !plan.seed_set) {
-		plan.seed = order_new_seed();
-		plan.seed_set = true;
-	}
-	if (expunge_load_files(&expunges, plandir, plan.expunge_files, err, sizeof(err)) < 0 ||
-	    shard_plan_durations(&plan, plandir, &durations, err, sizeof(err)) < 0) {
+	if (load_plan(&plan, planfile, sets, &plandir) < 0)
+		goto out;
+	if (plan_resolve(&plan, plandir, &files, err, sizeof(err)) < 0) {
 		log_err("%s", err);
 		goto out;
 	}
@@ -144,7 +152,7 @@ int cmd_run(int argc, char **argv)
 		_cleanup_free_ char *fstype = strndup(config, strcspn(config, "/"));
 		char **caps = inventory_cap_names(&inv);
 		struct run_opts ro = { .fstests = abs_fstests, .results = results, .kmsg = kmsg, .plan = &plan,
-				       .expunges = &expunges, .durations = durations, .gcov_root = gcov_root,
+				       .expunges = &files.expunges, .durations = files.durations, .gcov_root = gcov_root,
 				       .configs = &rc, .n_configs = 1 };
 
 		snprintf(rbase, sizeof(rbase), "%s/results", abs_fstests);
@@ -165,8 +173,7 @@ int cmd_run(int argc, char **argv)
 out:
 	bundle_release(&b);
 	inventory_release(&inv);
-	expunge_list_release(&expunges);
-	json_decref(durations);
+	plan_files_release(&files);
 	plan_release(&plan);
 	strv_free(sets);
 	return status;
