@@ -11,14 +11,13 @@
 #include "util/version.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static json_t *now_json(void)
 {
@@ -29,180 +28,6 @@ static json_t *now_json(void)
 	gmtime_r(&t, &tm);
 	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	return json_string(buf);
-}
-
-static double mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* Create the directory that will hold path. */
-static int mkdir_parent(const char *path)
-{
-	char dir[PATH_MAX];
-
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
-		return -ENAMETOOLONG;
-	return fileio_mkdir_p(dirname(dir));
-}
-
-static void journal_close(struct bundle *b)
-{
-	if (b->jfd >= 0)
-		close(b->jfd);
-	b->jfd = -1;
-	b->jit = NULL;
-}
-
-/*
- * Open iteration's journal for appending. A line a crash tore is cut off
- * first, so the next record starts a line of its own.
- */
-static int journal_open(struct bundle *b, json_t *config, json_t *iteration)
-{
-	char rel[PATH_MAX], path[PATH_MAX * 2];
-	_cleanup_free_ char *text = NULL;
-	json_t *tests = NULL;
-	size_t len, end;
-	char err[256];
-	int fd, r;
-
-	if (b->jit == iteration && b->jfd >= 0)
-		return 0;
-	journal_close(b);
-	r = bundle_journal_rel(rel, sizeof(rel), bundle_config_name(config), iteration);
-	if (r < 0)
-		return r;
-	snprintf(path, sizeof(path), "%s/%s", b->dir, rel);
-	r = mkdir_parent(path);
-	if (r < 0)
-		return r;
-	fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	r = fileio_read_full(path, &text, &len);
-	if (r == 0)
-		r = bundle_parse_journal(text, len, rel, &tests, &end, err, sizeof(err));
-	json_decref(tests);
-	if (r == 0 && end < len && ftruncate(fd, (off_t)end) < 0)
-		r = -errno;
-	if (r < 0) {
-		close(fd);
-		return r;
-	}
-	b->jfd = fd;
-	b->jit = iteration;
-	return 0;
-}
-
-/* Hold BUNDLE_RESERVE bytes on the results disk for the checkpoints of a full disk. */
-static void reserve_take(struct bundle *b)
-{
-	char path[PATH_MAX + 16];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/.reserve", b->dir);
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		return;
-	b->reserve = posix_fallocate(fd, 0, BUNDLE_RESERVE) == 0;
-	close(fd);
-	if (!b->reserve)
-		unlink(path);
-}
-
-/* Give the reserve up. */
-static void reserve_give(struct bundle *b)
-{
-	char path[PATH_MAX + 16];
-
-	snprintf(path, sizeof(path), "%s/.reserve", b->dir);
-	unlink(path);
-	b->reserve = false;
-}
-
-/*
- * Append one record; with sync it is durable on return. A write or flush
- * that fails is cut back to the last whole line at once, so the next record
- * never lands on half a line.
- */
-static int append_one(struct bundle *b, json_t *config, json_t *iteration, json_t *rec, bool sync)
-{
-	_cleanup_free_ char *text = NULL;
-	double t0 = mono_ms(), ms;
-	off_t end;
-	size_t n;
-	int r;
-
-	r = journal_open(b, config, iteration);
-	if (r < 0)
-		return r;
-	text = json_dumps(rec, JSON_COMPACT);
-	if (!text)
-		return -ENOMEM;
-	n = strlen(text);
-	text[n++] = '\n'; /* over the NUL: one write per record */
-	end = lseek(b->jfd, 0, SEEK_END);
-	if (end < 0)
-		return -errno;
-	r = fileio_write_all(b->jfd, text, n);
-	if (r == 0 && sync && fdatasync(b->jfd) < 0)
-		r = -errno;
-	if (r < 0) {
-		if (ftruncate(b->jfd, end) < 0) {
-			/* cannot cut: reopen, which cuts a torn last line */
-			journal_close(b);
-		}
-		return r;
-	}
-	bundle_count_status(iteration, json_string_value(json_object_get(rec, "status")), 1);
-	if (!sync)
-		return 0;
-	ms = mono_ms() - t0;
-	b->writes++;
-	b->write_total_ms += ms;
-	if (ms > b->write_max_ms)
-		b->write_max_ms = ms;
-	return 0;
-}
-
-/* Write the records a full disk held back, in order. Returns 0 or the first failure. */
-static int flush_pending(struct bundle *b)
-{
-	while (json_array_size(b->pending)) {
-		json_t *p = json_array_get(b->pending, 0);
-		int r = append_one(b, json_object_get(p, "config"), json_object_get(p, "iteration"),
-				   json_object_get(p, "record"), true);
-
-		if (r < 0)
-			return r;
-		json_array_remove(b->pending, 0);
-	}
-	return 0;
-}
-
-static int journal_append(struct bundle *b, json_t *config, json_t *iteration, json_t *rec, bool sync)
-{
-	int r = json_array_size(b->pending) ? flush_pending(b) : 0;
-
-	if (r == 0)
-		r = append_one(b, config, iteration, rec, sync);
-	if (r < 0 && r != -ENOMEM) {
-		/* kept, in order behind the others, for the next try */
-		if (!b->pending)
-			b->pending = json_array();
-		json_array_append_new(b->pending, json_pack("{s:O, s:O, s:O}", "config", config, "iteration",
-							    iteration, "record", rec));
-	}
-	return r;
-}
-
-size_t bundle_records_lost(const struct bundle *b)
-{
-	return json_array_size(b->pending);
 }
 
 int bundle_create(struct bundle *b, const char *results, const char *run_id, json_t *plan, json_t *kernel)
@@ -220,7 +45,7 @@ int bundle_create(struct bundle *b, const char *results, const char *run_id, jso
 		json_decref(kernel);
 		return r;
 	}
-	reserve_take(b);
+	bundle_reserve_take(b);
 	/* "o" steals plan and kernel, as the contract says */
 	b->doc = json_pack("{s:s, s:s, s:s, s:o, s:n, s:s, s:o, s:o, s:[], s:{}}", "schema", BUNDLE_SCHEMA,
 			   "run_id", run_id, "fsagent_version", fsagent_version, "started", now_json(),
@@ -258,7 +83,7 @@ int bundle_open(struct bundle *b, const char *results, const char *run_id)
 		bundle_recount(it, tests);
 		json_decref(tests);
 	}
-	reserve_take(b);
+	bundle_reserve_take(b);
 	return 0;
 bad:
 	json_decref(b->doc);
@@ -268,7 +93,7 @@ bad:
 
 void bundle_release(struct bundle *b)
 {
-	journal_close(b);
+	bundle_journal_close(b);
 	json_decref(b->doc);
 	b->doc = NULL;
 	json_decref(b->pending);
@@ -308,7 +133,7 @@ json_t *bundle_add_iteration(struct bundle *b, json_t *config, unsigned index, c
 		return NULL;
 	json_array_append_new(json_object_get(config, "iterations"), it);
 	/* the journal exists before bundle.json names its iteration */
-	if (journal_open(b, config, it) < 0 || fsync(b->jfd) < 0)
+	if (bundle_journal_open(b, config, it) < 0 || fsync(b->jfd) < 0)
 		return NULL;
 	return it;
 }
@@ -394,7 +219,7 @@ int bundle_fold_iteration(struct bundle *b, json_t *config, json_t *iteration)
 	if (!clean)
 		return 0; /* failures keep their records and the order they ran in */
 	if (b->jit == iteration)
-		journal_close(b);
+		bundle_journal_close(b);
 	if (bundle_journal_rel(rel, sizeof(rel), bundle_config_name(config), iteration) == 0) {
 		snprintf(path, sizeof(path), "%s/%s", b->dir, rel);
 		unlink(path);
@@ -457,7 +282,7 @@ int bundle_record_skipped(struct bundle *b, json_t *config, json_t *iteration, c
 	json_auto_t *rec = json_pack("{s:s, s:s, s:s?, s:s?, s:f, s:{}, s:[]}", "name", name, "status", status,
 				     "reason", reason, "source", source, "duration", 0.0, "findings", "artifacts");
 
-	return rec ? journal_append(b, config, iteration, rec, false) : -ENOMEM;
+	return rec ? bundle_journal_append(b, config, iteration, rec, false) : -ENOMEM;
 }
 
 int bundle_copy_file(const char *src, const char *dst)
@@ -469,7 +294,7 @@ int bundle_copy_file(const char *src, const char *dst)
 	r = fileio_read_full(src, &buf, &len);
 	if (r < 0)
 		return r;
-	r = mkdir_parent(dst);
+	r = fileio_mkdir_parent(dst);
 	if (r < 0)
 		return r;
 	/*
@@ -494,7 +319,7 @@ int bundle_copy_artifact(const char *from, const char *rel, const char *to)
 		return r;
 	if (snprintf(dst, sizeof(dst), "%s/%s", to, rel) >= (int)sizeof(dst))
 		return -ENAMETOOLONG;
-	r = mkdir_parent(dst);
+	r = fileio_mkdir_parent(dst);
 	return r < 0 ? r : fileio_write_file(dst, buf, len);
 }
 
@@ -536,7 +361,7 @@ static json_t *copy_artifacts(struct bundle *b, const char *cname, json_int_t it
 	}
 	if (t->kernel_log_len && artifact_path(rel, sizeof(rel), cname, iter, t->name, "kmsg") == 0) {
 		snprintf(dst, sizeof(dst), "%s/%s", b->dir, rel);
-		if (mkdir_parent(dst) == 0 && fileio_write_file(dst, t->kernel_log, t->kernel_log_len) == 0)
+		if (fileio_mkdir_parent(dst) == 0 && fileio_write_file(dst, t->kernel_log, t->kernel_log_len) == 0)
 			json_array_append_new(artifacts, json_string(rel));
 	}
 	return artifacts;
@@ -573,7 +398,7 @@ int bundle_record_test(struct bundle *b, json_t *config, json_t *iteration, cons
 				    json_pack("{s:i, s:i, s:s}", "runs", (int)t->runs, "fails", (int)t->fails,
 					      "classification",
 					      t->fails == t->runs ? "consistent" : t->fails ? "flaky" : "passed"));
-	return journal_append(b, config, iteration, rec, true);
+	return bundle_journal_append(b, config, iteration, rec, true);
 }
 
 int bundle_coverage_dir(struct bundle *b, json_t *config, json_t *iteration, const char *test, char *abs,
@@ -615,7 +440,7 @@ int bundle_write(struct bundle *b)
 
 	/* a full disk may have room again: the records it held back go first (not into the reserve) */
 	if (json_array_size(b->pending) && b->reserve)
-		flush_pending(b);
+		bundle_flush_pending(b);
 	/* the records bundle.json counts are durable before it is */
 	if (b->jfd >= 0 && fdatasync(b->jfd) < 0)
 		return -errno;
@@ -638,7 +463,7 @@ int bundle_finish(struct bundle *b, const char *state)
 
 	json_object_set_new(b->doc, "peak_rss_kb", json_integer(fileio_peak_rss_kb()));
 	if (json_array_size(b->pending))
-		flush_pending(b);
+		bundle_flush_pending(b);
 	lost = bundle_records_lost(b);
 	if (lost) {
 		char why[160];
@@ -650,7 +475,7 @@ int bundle_finish(struct bundle *b, const char *state)
 	json_object_set_new(b->doc, "state", json_string(state));
 	json_object_set_new(b->doc, "ended", now_json());
 	/* the reserve's space is this last bundle.json's, never the records' */
-	reserve_give(b);
+	bundle_reserve_give(b);
 	r = bundle_write(b);
 	return r < 0 ? r : lost ? -ENOSPC : 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shared by the bundle's writer (bundle.c), reader (bundle_read.c) and
- * scanner (bundle_scan.c); no other module includes it. The layout of a
+ * Shared by the bundle's writer (bundle.c, bundle_journal.c), reader
+ * (bundle_read.c) and scanner (bundle_scan.c); no other module includes it. The layout of a
  * bundle directory and the rules every reader applies to what a guest wrote.
  */
 #pragma once
@@ -51,3 +51,20 @@ int bundle_check_doc(json_t *doc, char *err, size_t es);
  * with err naming the file.
  */
 int bundle_load_checked(const char *path, json_t **ret, char *dir, size_t dsize, char *err, size_t es);
+
+struct bundle;
+/* The writer's journals (bundle_journal.c). */
+/* Open iteration's journal for appending (a line a crash tore cut off first). Returns 0 or -errno. */
+int bundle_journal_open(struct bundle *b, json_t *config, json_t *iteration);
+void bundle_journal_close(struct bundle *b);
+/*
+ * Append rec to iteration's journal (durable on return with sync), after
+ * the records a full disk held back. A record that cannot be written is
+ * kept for the next try (bundle_records_lost() counts it). Returns 0 or -errno.
+ */
+int bundle_journal_append(struct bundle *b, json_t *config, json_t *iteration, json_t *rec, bool sync);
+/* Write the records held back, in order. Returns 0 or the first failure. */
+int bundle_flush_pending(struct bundle *b);
+/* Hold BUNDLE_RESERVE bytes in <dir>/.reserve; give them up for the last bundle.json. */
+void bundle_reserve_take(struct bundle *b);
+void bundle_reserve_give(struct bundle *b);

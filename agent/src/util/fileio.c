@@ -311,6 +311,15 @@ int fileio_mkdir_p(const char *path)
 	return 0;
 }
 
+int fileio_mkdir_parent(const char *path)
+{
+	char dir[PATH_MAX];
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	return fileio_mkdir_p(dirname(dir));
+}
+
 int fileio_parse_u64(const char *s, unsigned long long *ret)
 {
 	char *end;

@@ -69,6 +69,9 @@ int fileio_write_all(int fd, const void *buf, size_t len);
 /* Create a directory and its parents (mode 0755); existing ones are fine. */
 int fileio_mkdir_p(const char *path);
 
+/* fileio_mkdir_p() of the directory that will hold path. Returns 0 or -errno. */
+int fileio_mkdir_parent(const char *path);
+
 /* Trim leading and trailing whitespace in place; returns s moved past leading blanks. */
 char *fileio_strstrip(char *s);
 
