@@ -204,14 +204,14 @@ struct verdict {
 	double p_worse, p_better, adj;
 };
 
-static const char *const class_order[] = { "regression", "flaky", "failing", "not-comparable", "fixed", "pass" };
+const char *const compare_classes[COMPARE_CLASSES] = { "regression", "flaky", "failing", "not-comparable", "fixed", "pass" };
 
 static int class_rank(const char *cls)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(class_order); i++)
-		if (streq(cls, class_order[i]))
+	for (size_t i = 0; i < ARRAY_SIZE(compare_classes); i++)
+		if (streq(cls, compare_classes[i]))
 			return (int)i;
-	return (int)ARRAY_SIZE(class_order);
+	return (int)ARRAY_SIZE(compare_classes);
 }
 
 static int cmp_verdict(const void *a, const void *b)
@@ -342,8 +342,8 @@ json_t *compare_result(struct compare *c, double alpha)
 	qsort(v, c->n, sizeof(*v), cmp_verdict);
 	tests = json_array();
 	counts = json_object();
-	for (size_t i = 0; i < ARRAY_SIZE(class_order); i++)
-		json_object_set_new(counts, class_order[i], json_integer(0));
+	for (size_t i = 0; i < ARRAY_SIZE(compare_classes); i++)
+		json_object_set_new(counts, compare_classes[i], json_integer(0));
 	for (size_t i = 0; i < c->n; i++) {
 		json_t *t = json_pack("{s:s, s:s, s:s, s:o, s:o, s:f, s:f, s:f}", "config", v[i].e->config, "test",
 				      v[i].e->test, "class", v[i].cls, "baseline", side_json(&v[i].e->s[SIDE_BASELINE]),
@@ -364,221 +364,19 @@ json_t *compare_result(struct compare *c, double alpha)
 	return doc;
 }
 
-/* ---- output -------------------------------------------------------------- */
+/* ---- the rerun plan ------------------------------------------------------ */
 
-static const char *str(json_t *o, const char *key)
+const char *compare_str(json_t *o, const char *key)
 {
 	const char *s = json_string_value(json_object_get(o, key));
 
 	return s ? s : "";
 }
 
-static unsigned long long num(json_t *side, const char *key)
+unsigned long long compare_num(json_t *o, const char *key)
 {
-	return (unsigned long long)json_integer_value(json_object_get(side, key));
+	return (unsigned long long)json_integer_value(json_object_get(o, key));
 }
-
-static void side_text(json_t *side, FILE *out)
-{
-	fprintf(out, "%llu/%llu failed", num(side, "failures"), num(side, "runs"));
-}
-
-void compare_text(json_t *res, FILE *out)
-{
-	json_t *t, *cnt = json_object_get(res, "counts");
-	size_t i;
-
-	fprintf(out, "baseline: %llu bundles; candidate: %llu bundles; alpha %g (Holm-corrected)\n",
-		num(json_object_get(res, "baseline"), "bundles"), num(json_object_get(res, "candidate"), "bundles"),
-		json_real_value(json_object_get(res, "alpha")));
-	for (size_t k = 0; k < ARRAY_SIZE(class_order); k++)
-		fprintf(out, "%s%s %llu", k ? ", " : "", class_order[k], num(cnt, class_order[k]));
-	fputc('\n', out);
-	for (size_t k = 0; k < ARRAY_SIZE(class_order) - 1; k++) {
-		bool head = false;
-
-		json_array_foreach(json_object_get(res, "tests"), i, t)
-		{
-			if (!streq(str(t, "class"), class_order[k]))
-				continue;
-			if (!head)
-				fprintf(out, "\n%s:\n", class_order[k]);
-			head = true;
-			fprintf(out, "  %-12s %-16s baseline ", str(t, "config"), str(t, "test"));
-			side_text(json_object_get(t, "baseline"), out);
-			fprintf(out, ", candidate ");
-			side_text(json_object_get(t, "candidate"), out);
-			if (streq(class_order[k], "regression") || streq(class_order[k], "fixed") ||
-			    streq(class_order[k], "flaky"))
-				fprintf(out, ", p=%.3g (adjusted %.3g)",
-					json_real_value(json_object_get(t, streq(class_order[k], "fixed") ? "p_better" : "p_worse")),
-					json_real_value(json_object_get(t, "p_adjusted")));
-			if (*str(t, "reason") && !streq(class_order[k], "regression") && !streq(class_order[k], "fixed"))
-				fprintf(out, ": %s", str(t, "reason"));
-			fputc('\n', out);
-		}
-	}
-}
-
-static void html_escape(FILE *out, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
-}
-
-static double rate(json_t *side)
-{
-	unsigned long long r = num(side, "runs");
-
-	return r ? (double)num(side, "passes") / (double)r : -1;
-}
-
-/* Pass rate on both sides for the tests that failed anywhere, one row each. */
-static void html_rates(json_t *res, FILE *out)
-{
-	json_t *t;
-	size_t i, rows = 0;
-	const int w = 640, row = 18, left = 260;
-
-	json_array_foreach(json_object_get(res, "tests"), i, t)
-		rows += !streq(str(t, "class"), "pass");
-	if (!rows) {
-		fputs("<p>No test failed on either side.</p>\n", out);
-		return;
-	}
-	fprintf(out, "<svg width=\"%d\" height=\"%zu\" role=\"img\" aria-label=\"pass rates\">\n", w,
-		rows * row + 30);
-	for (int p = 0; p <= 100; p += 25)
-		fprintf(out, "<line x1=\"%d\" y1=\"0\" x2=\"%d\" y2=\"%zu\" class=\"grid\"/><text x=\"%d\" y=\"%zu\" class=\"ax\">%d%%</text>\n",
-			left + p * (w - left - 20) / 100, left + p * (w - left - 20) / 100, rows * row,
-			left + p * (w - left - 20) / 100 - 8, rows * row + 14, p);
-	rows = 0;
-	json_array_foreach(json_object_get(res, "tests"), i, t)
-	{
-		double rb = rate(json_object_get(t, "baseline")), rc = rate(json_object_get(t, "candidate"));
-		int y = (int)rows * row;
-
-		if (streq(str(t, "class"), "pass"))
-			continue;
-		fprintf(out, "<text x=\"0\" y=\"%d\" class=\"lbl %s\">", y + 13, str(t, "class"));
-		html_escape(out, str(t, "config"));
-		fputc(' ', out);
-		html_escape(out, str(t, "test"));
-		fputs("</text>\n", out);
-		if (rb >= 0)
-			fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"7\" class=\"base\"/>\n", left, y + 2,
-				(int)(rb * (w - left - 20)));
-		if (rc >= 0)
-			fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"7\" class=\"cand\"/>\n", left, y + 9,
-				(int)(rc * (w - left - 20)));
-		rows++;
-	}
-	fputs("</svg>\n", out);
-}
-
-/* Mean durations, baseline (x) against candidate (y), log scales: every test a dot. */
-static void html_durations(json_t *res, FILE *out)
-{
-	const int size = 420, pad = 40;
-	double lo = 1e9, hi = 0;
-	json_t *t;
-	size_t i;
-
-	json_array_foreach(json_object_get(res, "tests"), i, t)
-	{
-		double a = json_real_value(json_object_get(json_object_get(t, "baseline"), "duration_mean"));
-		double b = json_real_value(json_object_get(json_object_get(t, "candidate"), "duration_mean"));
-
-		if (a > 0 && b > 0) {
-			lo = fmin(lo, fmin(a, b));
-			hi = fmax(hi, fmax(a, b));
-		}
-	}
-	if (hi <= 0) {
-		fputs("<p>No test ran on both sides.</p>\n", out);
-		return;
-	}
-	lo = log10(lo) - 0.1;
-	hi = log10(hi) + 0.1;
-	fprintf(out, "<svg width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"durations\">\n", size + pad, size + pad);
-	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"0\" class=\"grid\"/>\n", pad, size, size + pad);
-	for (int e = (int)ceil(lo); e <= (int)floor(hi); e++) {
-		int x = pad + (int)((e - lo) / (hi - lo) * size), y = size - (int)((e - lo) / (hi - lo) * size);
-
-		fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"ax\">%gs</text><text x=\"0\" y=\"%d\" class=\"ax\">%gs</text>\n",
-			x - 8, size + 14, pow(10, e), y + 4, pow(10, e));
-	}
-	json_array_foreach(json_object_get(res, "tests"), i, t)
-	{
-		double a = json_real_value(json_object_get(json_object_get(t, "baseline"), "duration_mean"));
-		double b = json_real_value(json_object_get(json_object_get(t, "candidate"), "duration_mean"));
-
-		if (a <= 0 || b <= 0)
-			continue;
-		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" class=\"%s\"><title>", pad + (log10(a) - lo) / (hi - lo) * size,
-			size - (log10(b) - lo) / (hi - lo) * size, str(t, "class"));
-		html_escape(out, str(t, "config"));
-		fputc(' ', out);
-		html_escape(out, str(t, "test"));
-		fprintf(out, ": %.2fs / %.2fs</title></circle>\n", a, b);
-	}
-	fputs("</svg>\n", out);
-}
-
-void compare_html(json_t *res, FILE *out)
-{
-	json_t *t, *cnt = json_object_get(res, "counts");
-	size_t i;
-
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>fsagent compare</title>\n"
-	      "<style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{padding:2px 8px;"
-	      "border-bottom:1px solid #ddd;text-align:left}.grid{stroke:#ddd}.ax{font-size:10px;fill:#666}"
-	      ".lbl{font-size:12px}.base{fill:#7a9cc6}.cand{fill:#e08a3c}circle{fill:#999}circle.regression,"
-	      "td.regression{fill:#c00;color:#c00;font-weight:bold}circle.flaky{fill:#e0a000}circle.fixed{fill:#090}"
-	      "circle.failing{fill:#600}.key span{display:inline-block;width:12px;height:8px;margin:0 4px}</style>"
-	      "</head><body>\n<h1>fsagent compare</h1>\n", out);
-	fprintf(out, "<p>baseline: %llu bundles; candidate: %llu bundles; alpha %g, Holm-corrected Fisher exact tests.</p>\n<p>",
-		num(json_object_get(res, "baseline"), "bundles"), num(json_object_get(res, "candidate"), "bundles"),
-		json_real_value(json_object_get(res, "alpha")));
-	for (size_t k = 0; k < ARRAY_SIZE(class_order); k++)
-		fprintf(out, "%s%s: %llu", k ? ", " : "", class_order[k], num(cnt, class_order[k]));
-	fputs("</p>\n<table><tr><th>class</th><th>config</th><th>test</th><th>baseline failed</th>"
-	      "<th>candidate failed</th><th>p</th><th>adjusted p</th><th>why</th></tr>\n", out);
-	json_array_foreach(json_object_get(res, "tests"), i, t)
-	{
-		json_t *b = json_object_get(t, "baseline"), *c = json_object_get(t, "candidate");
-
-		if (streq(str(t, "class"), "pass"))
-			continue;
-		fprintf(out, "<tr><td class=\"%s\">%s</td><td>", str(t, "class"), str(t, "class"));
-		html_escape(out, str(t, "config"));
-		fputs("</td><td>", out);
-		html_escape(out, str(t, "test"));
-		fprintf(out, "</td><td>%llu/%llu</td><td>%llu/%llu</td><td>%.3g</td><td>%.3g</td><td>", num(b, "failures"),
-			num(b, "runs"), num(c, "failures"), num(c, "runs"),
-			json_real_value(json_object_get(t, streq(str(t, "class"), "fixed") ? "p_better" : "p_worse")),
-			json_real_value(json_object_get(t, "p_adjusted")));
-		html_escape(out, str(t, "reason"));
-		fputs("</td></tr>\n", out);
-	}
-	fputs("</table>\n<h2>Pass rate per test</h2>\n<p class=\"key\"><span class=\"base\" style=\"background:#7a9cc6\">"
-	      "</span>baseline <span style=\"background:#e08a3c\"></span>candidate (tests that failed anywhere)</p>\n",
-	      out);
-	html_rates(res, out);
-	fputs("<h2>Mean duration per test</h2>\n<p>baseline across, candidate up; above the diagonal is slower on the "
-	      "candidate.</p>\n",
-	      out);
-	html_durations(res, out);
-	fputs("</body></html>\n", out);
-}
-
-/* ---- the rerun plan ------------------------------------------------------ */
 
 int compare_rerun_plan(json_t *res, const char *path, unsigned iterations, char *err, size_t es)
 {
@@ -595,11 +393,11 @@ int compare_rerun_plan(json_t *res, const char *path, unsigned iterations, char 
 		goto out;
 	}
 	json_array_foreach(json_object_get(res, "tests"), i, t)
-		if (num(json_object_get(t, "candidate"), "failures") && !streq(str(t, "class"), "failing")) {
-			if (!strv_contains(configs, str(t, "config")))
-				r = r < 0 ? r : strv_push(&configs, str(t, "config"));
-			if (!strv_contains(tests, str(t, "test")))
-				r = r < 0 ? r : strv_push(&tests, str(t, "test"));
+		if (compare_num(json_object_get(t, "candidate"), "failures") && !streq(compare_str(t, "class"), "failing")) {
+			if (!strv_contains(configs, compare_str(t, "config")))
+				r = r < 0 ? r : strv_push(&configs, compare_str(t, "config"));
+			if (!strv_contains(tests, compare_str(t, "test")))
+				r = r < 0 ? r : strv_push(&tests, compare_str(t, "test"));
 			n++;
 		}
 	if (r < 0 || n == 0)
@@ -620,9 +418,9 @@ int compare_rerun_plan(json_t *res, const char *path, unsigned iterations, char 
 			bool suspect = false;
 
 			json_array_foreach(json_object_get(res, "tests"), i, t)
-				suspect |= streq(str(t, "config"), *c) && streq(str(t, "test"), *x) &&
-					   num(json_object_get(t, "candidate"), "failures") &&
-					   !streq(str(t, "class"), "failing");
+				suspect |= streq(compare_str(t, "config"), *c) && streq(compare_str(t, "test"), *x) &&
+					   compare_num(json_object_get(t, "candidate"), "failures") &&
+					   !streq(compare_str(t, "class"), "failing");
 			if (!suspect)
 				fprintf(ef, "%s config=%s # not a suspect on this config\n", *x, *c);
 		}

@@ -51,6 +51,14 @@ json_t *compare_result(struct compare *c, double alpha);
 /* One-sided Fisher exact test: P(X >= a) for the 2x2 table [[a, b], [c, d]]. */
 double compare_fisher_greater(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
 
+/* The verdict classes, most serious first: the order of a result's tests and of its text. */
+#define COMPARE_CLASSES 6
+extern const char *const compare_classes[COMPARE_CLASSES];
+
+/* A result's string field ("" when absent) and count field (0 when absent). */
+const char *compare_str(json_t *o, const char *key);
+unsigned long long compare_num(json_t *o, const char *key);
+
 void compare_text(json_t *result, FILE *out);
 /* One self-contained HTML page (inline CSS and SVG, no scripts, no links out). */
 void compare_html(json_t *result, FILE *out);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * A run read out of a guest-written results disk with libext2fs (see
- * extract.h). libext2fs's errcode_t is converted once, in ext2_errno().
+ * extract.h). libext2fs's errcode_t is converted once, in extract_ext2_errno().
  */
 #include "analysis/extract.h"
+#include "analysis/extract_data.h"
 #include "util/fileio.h"
 #include "util/macro.h"
 
@@ -16,18 +17,13 @@
 #include <sys/stat.h>
 
 #define REFUSALS_LISTED 1000 /* extraction.json lists this many; the count is exact */
-#define COPY_CHUNK (1U << 20)
-#define MAX_EXTENTS (1U << 20) /* of one file: a looping extent tree stops here */
 
 struct walk {
-	ext2_filsys fs;
+	struct extract_source src;
 	const struct extract_limits *lim;
 	ext2fs_inode_bitmap seen; /* directories already entered */
-	int imgfd;                /* the image, for reading extents directly */
-	bool cfr;                 /* copy_file_range() works between image and host */
 	uint64_t files, dirs, bytes, entries, refused;
 	json_t *refusals;
-	char *buf;
 	char *err;
 	size_t es;
 };
@@ -46,15 +42,6 @@ struct dlist {
 	bool truncated;
 	int r;
 };
-
-static int ext2_errno(errcode_t e)
-{
-	if (e == 0)
-		return 0;
-	if (e > 0 && e < 4096)
-		return -(int)e; /* libext2fs passes system errors through */
-	return -EIO;
-}
 
 int extract_name_char(int c)
 {
@@ -147,132 +134,6 @@ static const char *type_name(uint16_t mode)
 	return "of no known file type";
 }
 
-/* Bytes the file's data really occupies on the disk. */
-static int allocated_bytes(struct walk *w, ext2_ino_t ino, struct ext2_inode *inode, uint64_t *ret)
-{
-	blk64_t blocks = 0;
-	errcode_t e;
-
-	if (inode->i_flags & EXT4_INLINE_DATA_FL) {
-		size_t size = 0;
-
-		e = ext2fs_inline_data_size(w->fs, ino, &size);
-		*ret = size;
-		return ext2_errno(e);
-	}
-	if (!(inode->i_flags & EXT4_EXTENTS_FL)) {
-		/* block-mapped (ext2/3): what the inode says it holds, in 512-byte units */
-		*ret = (uint64_t)ext2fs_get_stat_i_blocks(w->fs, inode) * 512;
-		return 0;
-	}
-	/* the blocks its extents really map, whatever i_blocks claims */
-	e = ext2fs_count_blocks(w->fs, ino, inode, &blocks);
-	if (e)
-		return ext2_errno(e);
-	*ret = (uint64_t)blocks * w->fs->blocksize;
-	return 0;
-}
-
-/*
- * Copy an extent-mapped file's data straight from the image, an extent at
- * a time (libext2fs's file reader goes a block at a time). Unwritten
- * extents and holes stay holes. Returns 0, -EBADMSG for a tree that maps
- * outside the disk or more than the file's size, or -errno of the write.
- */
-static int copy_extents(struct walk *w, int fd, ext2_ino_t ino, struct ext2_inode *inode, uint64_t size)
-{
-	uint64_t bs = w->fs->blocksize, disk = ext2fs_blocks_count(w->fs->super), copied = 0;
-	ext2_extent_handle_t h;
-	struct ext2fs_extent ex;
-	unsigned n = 0;
-	int r = 0;
-	errcode_t e = ext2fs_extent_open2(w->fs, ino, inode, &h);
-
-	if (e)
-		return -EBADMSG;
-	for (e = ext2fs_extent_get(h, EXT2_EXTENT_ROOT, &ex); !e && r == 0;
-	     e = ext2fs_extent_get(h, EXT2_EXTENT_NEXT, &ex)) {
-		uint64_t off, len;
-
-		if (++n > MAX_EXTENTS) {
-			r = -EBADMSG;
-			break;
-		}
-		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF) || (ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT) ||
-		    (ex.e_flags & EXT2_EXTENT_FLAGS_UNINIT) || ex.e_len == 0)
-			continue;
-		off = (uint64_t)ex.e_lblk * bs;
-		if (off >= size)
-			continue;
-		if (ex.e_pblk >= disk || ex.e_len > disk - ex.e_pblk) {
-			r = -EBADMSG;
-			break;
-		}
-		len = (uint64_t)ex.e_len * bs;
-		if (len > size - off)
-			len = size - off;
-		copied += len;
-		if (copied > size) {
-			r = -EBADMSG; /* extents overlap */
-			break;
-		}
-		for (uint64_t done = 0; done < len && r == 0;) {
-			size_t chunk = len - done < COPY_CHUNK ? (size_t)(len - done) : COPY_CHUNK;
-			loff_t in = (loff_t)(ex.e_pblk * bs + done), out = (loff_t)(off + done);
-			/* in the kernel when it can (one copy less), else through the buffer */
-			ssize_t got = w->cfr ? copy_file_range(w->imgfd, &in, fd, &out, chunk, 0) : -1;
-
-			if (got < 0 && w->cfr && errno != EXDEV && errno != ENOSYS && errno != EINVAL &&
-			    errno != EOPNOTSUPP) {
-				r = -errno;
-				break;
-			}
-			if (got < 0) {
-				w->cfr = false;
-				got = pread(w->imgfd, w->buf, chunk, in);
-				if (got > 0 && pwrite(fd, w->buf, (size_t)got, out) != got)
-					r = -errno ?: -EIO;
-			}
-			if (got < 0)
-				r = -errno;
-			else if (got == 0)
-				r = -EBADMSG;
-			done += got > 0 ? (uint64_t)got : 0;
-		}
-	}
-	ext2fs_extent_free(h);
-	if (r == 0 && e && e != EXT2_ET_EXTENT_NO_NEXT)
-		r = -EBADMSG;
-	if (r == 0 && ftruncate(fd, (off_t)size) < 0)
-		r = -errno;
-	return r;
-}
-
-/*
- * Copy a block-mapped or inline file's data through libext2fs's reader.
- * Returns 0, -EBADMSG when it cannot be read whole, or -errno of the write.
- */
-static int copy_blocks(struct walk *w, int fd, ext2_ino_t ino, struct ext2_inode *inode, uint64_t size)
-{
-	ext2_file_t f = NULL;
-	uint64_t left = size;
-	int r = 0;
-	errcode_t e = ext2fs_file_open2(w->fs, ino, inode, 0, &f);
-
-	while (!e && r == 0 && left > 0) {
-		unsigned int got = 0;
-
-		e = ext2fs_file_read(f, w->buf, left < COPY_CHUNK ? (unsigned)left : COPY_CHUNK, &got);
-		if (e || got == 0)
-			break;
-		r = fileio_write_all(fd, w->buf, got);
-		left -= got;
-	}
-	if (f)
-		ext2fs_file_close(f);
-	return r < 0 ? r : e || left ? -EBADMSG : 0;
-}
-
 /* Copy a regular file's data into a new file name under dfd. */
 static int copy_file(struct walk *w, int dfd, const char *name, const char *path, ext2_ino_t ino,
 		     struct ext2_inode *inode)
@@ -282,7 +143,7 @@ static int copy_file(struct walk *w, int dfd, const char *name, const char *path
 	bool extents;
 	int fd, r;
 
-	r = allocated_bytes(w, ino, inode, &alloc);
+	r = extract_allocated_bytes(w->src.fs, ino, inode, &alloc);
 	if (r < 0) {
 		refuse(w, path, "its blocks cannot be read");
 		return 0;
@@ -315,7 +176,7 @@ static int copy_file(struct walk *w, int dfd, const char *name, const char *path
 		return -errno;
 	}
 	extents = (inode->i_flags & EXT4_EXTENTS_FL) && !(inode->i_flags & EXT4_INLINE_DATA_FL);
-	r = extents ? copy_extents(w, fd, ino, inode, size) : copy_blocks(w, fd, ino, inode, size);
+	r = extract_copy_data(&w->src, fd, ino, inode, size);
 	close(fd);
 	if (r == -EBADMSG) {
 		/* a file half read is not a result: it goes, and says why */
@@ -361,7 +222,7 @@ static int take_entry(struct walk *w, int dfd, const struct dent *d, const char 
 				refuse(w, path, "the name is the host's own in a run directory");
 				return 0;
 			}
-	e = ext2fs_read_inode(w->fs, d->ino, &inode);
+	e = ext2fs_read_inode(w->src.fs, d->ino, &inode);
 	if (e) {
 		refuse(w, path, "its inode cannot be read");
 		return 0;
@@ -409,7 +270,7 @@ static int walk_dir(struct walk *w, ext2_ino_t dir, int dfd, const char *prefix,
 	int r = 0;
 
 	ext2fs_mark_inode_bitmap2(w->seen, dir);
-	e = ext2fs_dir_iterate2(w->fs, dir, 0, NULL, gather, &l);
+	e = ext2fs_dir_iterate2(w->src.fs, dir, 0, NULL, gather, &l);
 	if (l.r < 0) {
 		free(l.v);
 		snprintf(w->err, w->es, "reading directory '%s': %s", prefix[0] ? prefix : ".", strerror(-l.r));
@@ -434,10 +295,10 @@ static int lookup(ext2_filsys fs, ext2_ino_t dir, const char *name, bool want_di
 	if (e == EXT2_ET_FILE_NOT_FOUND)
 		return -ENOENT;
 	if (e)
-		return ext2_errno(e);
+		return extract_ext2_errno(e);
 	e = ext2fs_read_inode(fs, *ret, inode);
 	if (e)
-		return ext2_errno(e);
+		return extract_ext2_errno(e);
 	if (want_dir ? !LINUX_S_ISDIR(inode->i_mode) : !LINUX_S_ISREG(inode->i_mode))
 		return want_dir ? -ENOTDIR : -EINVAL;
 	return 0;
@@ -470,7 +331,7 @@ static int read_small(ext2_filsys fs, ext2_ino_t dir, const char *name, uint64_t
 	}
 	if (e || got != size) {
 		free(buf);
-		return e ? ext2_errno(e) : -EIO;
+		return e ? extract_ext2_errno(e) : -EIO;
 	}
 	buf[size] = '\0';
 	*ret = buf;
@@ -506,7 +367,7 @@ static int check_bundle(struct walk *w, ext2_ino_t run, const char *id, const ch
 	json_auto_t *doc = NULL;
 	const char *named;
 	char shown[256];
-	int r = read_small(w->fs, run, "bundle.json", w->lim->max_file, &text);
+	int r = read_small(w->src.fs, run, "bundle.json", w->lim->max_file, &text);
 
 	if (r < 0) {
 		snprintf(w->err, w->es, "%s: runs/%s/bundle.json: %s", image, id,
@@ -551,7 +412,7 @@ static int write_report(struct walk *w, int dfd, const char *image, const char *
 int extract_run(const char *image, const char *run_id, const char *into, const struct extract_limits *lim,
 		struct extract_result *res, char *err, size_t es)
 {
-	struct walk w = { .lim = lim, .imgfd = -1, .cfr = true, .err = err, .es = es };
+	struct walk w = { .lim = lim, .src = { .imgfd = -1, .cfr = true }, .err = err, .es = es };
 	char priv[PATH_MAX], id[128];
 	struct ext2_inode inode;
 	ext2_ino_t runs, run;
@@ -569,39 +430,39 @@ int extract_run(const char *image, const char *run_id, const char *into, const s
 		snprintf(err, es, "%s: %s", into, strerror(errno));
 		return r;
 	}
-	e = ext2fs_open2(image, NULL, EXT2_FLAG_64BITS, 0, 0, unix_io_manager, &w.fs);
+	e = ext2fs_open2(image, NULL, EXT2_FLAG_64BITS, 0, 0, unix_io_manager, &w.src.fs);
 	if (e) {
 		snprintf(err, es, "%s: not a readable ext2/3/4 image: %s", image, error_message(e));
 		close(intofd);
 		return -EBADMSG;
 	}
-	w.imgfd = open(image, O_RDONLY | O_CLOEXEC);
-	r = w.imgfd < 0 ? -errno : ext2_errno(ext2fs_read_inode_bitmap(w.fs));
+	w.src.imgfd = open(image, O_RDONLY | O_CLOEXEC);
+	r = w.src.imgfd < 0 ? -errno : extract_ext2_errno(ext2fs_read_inode_bitmap(w.src.fs));
 	if (r == 0)
-		r = ext2_errno(ext2fs_allocate_inode_bitmap(w.fs, "entered", &w.seen));
+		r = extract_ext2_errno(ext2fs_allocate_inode_bitmap(w.src.fs, "entered", &w.seen));
 	if (r < 0) {
 		snprintf(err, es, "%s: %s", image, strerror(-r));
 		goto out;
 	}
 	if (run_id)
 		snprintf(id, sizeof(id), "%s", run_id);
-	else if ((r = current_run(w.fs, id, sizeof(id))) < 0) {
+	else if ((r = current_run(w.src.fs, id, sizeof(id))) < 0) {
 		snprintf(err, es, "%s: /current-run: %s", image,
 			 r == -EBADMSG ? "not a plain run id" : r == -EINVAL ? "not a regular file" : strerror(-r));
 		r = -EBADMSG;
 		goto out;
 	}
-	r = lookup(w.fs, EXT2_ROOT_INO, "runs", true, &runs, &inode);
+	r = lookup(w.src.fs, EXT2_ROOT_INO, "runs", true, &runs, &inode);
 	if (r == 0)
-		r = lookup(w.fs, runs, id, true, &run, &inode);
+		r = lookup(w.src.fs, runs, id, true, &run, &inode);
 	if (r < 0) {
 		snprintf(err, es, "%s: runs/%s: %s", image, id, r == -ENOTDIR ? "not a directory" : strerror(-r));
 		r = -EBADMSG;
 		goto out;
 	}
-	w.buf = malloc(COPY_CHUNK);
+	w.src.buf = malloc(EXTRACT_COPY_CHUNK);
 	w.refusals = json_array();
-	if (!w.buf || !w.refusals) {
+	if (!w.src.buf || !w.refusals) {
 		r = -ENOMEM;
 		goto out;
 	}
@@ -651,10 +512,10 @@ out:
 	close(intofd);
 	if (w.seen)
 		ext2fs_free_inode_bitmap(w.seen);
-	if (w.imgfd >= 0)
-		close(w.imgfd);
-	ext2fs_close_free(&w.fs);
+	if (w.src.imgfd >= 0)
+		close(w.src.imgfd);
+	ext2fs_close_free(&w.src.fs);
 	json_decref(w.refusals);
-	free(w.buf);
+	free(w.src.buf);
 	return r;
 }

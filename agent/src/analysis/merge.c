@@ -219,11 +219,82 @@ static int write_journal(const char *into, json_t *config, json_t *it, char *err
 	return r;
 }
 
+/*
+ * A shard's records of one iteration into the merged one mi, with their
+ * artifacts; a test two shards both recorded is an error. Returns 0 or -errno.
+ */
+static int merge_tests(json_t *seen, const struct shard *sh, json_t *c, json_t *it, json_t *mi, const char *into,
+		       char *err, size_t es)
+{
+	json_t *t, *a;
+	size_t m, x;
+	int r = 0;
+
+	json_array_foreach(json_object_get(it, "tests"), m, t)
+	{
+		char key[512];
+		json_t *prev;
+
+		snprintf(key, sizeof(key), "%s %lld %s", str(c, "name"),
+			 (long long)json_integer_value(json_object_get(it, "index")), str(t, "name"));
+		prev = json_object_get(seen, key);
+		if (prev) {
+			snprintf(err, es, "%s: recorded by shards %lld and %d", key, (long long)json_integer_value(prev),
+				 sh->index);
+			return -EBADMSG;
+		}
+		json_object_set_new(seen, key, json_integer(sh->index));
+		json_array_append(json_object_get(mi, "tests"), t);
+		json_array_foreach(json_object_get(t, "artifacts"), x, a)
+		{
+			const char *rel = json_string_value(a) ?: "";
+
+			r = bundle_copy_artifact(sh->dir, rel, into);
+			if (r == -ENOENT)
+				r = 0; /* recorded, then lost in a crash */
+			if (r < 0) {
+				snprintf(err, es, "%s/%s: %s", sh->dir, rel, bundle_read_error(r));
+				return r;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * Counts taken again from the merged records and each iteration's journal
+ * written (when r, the merge so far, is not an error); the records leave
+ * the document. Returns r or the first error.
+ */
+static int write_journals(json_t *doc, const char *into, int r, char *err, size_t es)
+{
+	json_t *counts = json_object(), *c, *it, *t;
+	size_t i, k, m;
+
+	json_array_foreach(json_object_get(doc, "configs"), i, c)
+		json_array_foreach(json_object_get(c, "iterations"), k, it)
+	{
+		json_t *ic = json_object();
+
+		json_array_foreach(json_object_get(it, "tests"), m, t)
+		{
+			count(ic, str(t, "status"));
+			count(counts, str(t, "status"));
+		}
+		json_object_set_new(it, "counts", ic);
+		if (r >= 0)
+			r = write_journal(into, c, it, err, es);
+		json_object_del(it, "tests");
+	}
+	json_object_set_new(doc, "counts", counts);
+	return r;
+}
+
 int merge_bundles(char *const *paths, const char *into, const char *run_id, char *err, size_t es)
 {
 	struct shard *v = NULL;
-	size_t n = 0, i, k, m;
-	json_t *doc = NULL, *shards, *seen, *c, *it, *t, *a, *counts;
+	size_t n = 0, i, k;
+	json_t *doc = NULL, *shards, *seen, *c, *it;
 	const char *started = NULL, *ended = NULL, *state = "complete";
 	char path[PATH_MAX];
 	int r;
@@ -273,59 +344,13 @@ int merge_bundles(char *const *paths, const char *into, const char *run_id, char
 				json_t *mi = merged_iteration(mc, it);
 
 				json_array_extend(json_object_get(mi, "order"), json_object_get(it, "order"));
-				json_array_foreach(json_object_get(it, "tests"), m, t)
-				{
-					char key[512];
-					json_t *prev;
-					size_t x;
-
-					snprintf(key, sizeof(key), "%s %lld %s", str(c, "name"),
-						 (long long)json_integer_value(json_object_get(it, "index")), str(t, "name"));
-					prev = json_object_get(seen, key);
-					if (prev) {
-						snprintf(err, es, "%s: recorded by shards %lld and %d", key,
-							 (long long)json_integer_value(prev), v[s].index);
-						r = -EBADMSG;
-						break;
-					}
-					json_object_set_new(seen, key, json_integer(v[s].index));
-					json_array_append(json_object_get(mi, "tests"), t);
-					json_array_foreach(json_object_get(t, "artifacts"), x, a)
-					{
-						const char *rel = json_string_value(a) ?: "";
-
-						r = bundle_copy_artifact(v[s].dir, rel, into);
-						if (r == -ENOENT)
-							r = 0; /* recorded, then lost in a crash */
-						if (r < 0) {
-							snprintf(err, es, "%s/%s: %s", v[s].dir, rel, bundle_read_error(r));
-							break;
-						}
-					}
-					if (r < 0)
-						break;
-				}
+				if (r >= 0)
+					r = merge_tests(seen, &v[s], c, it, mi, into, err, es);
 			}
 		}
 	}
 	/* counts taken again, journals written; bundle.json last */
-	counts = json_object();
-	json_array_foreach(json_object_get(doc, "configs"), i, c)
-		json_array_foreach(json_object_get(c, "iterations"), k, it)
-	{
-		json_t *ic = json_object();
-
-		json_array_foreach(json_object_get(it, "tests"), m, t)
-		{
-			count(ic, str(t, "status"));
-			count(counts, str(t, "status"));
-		}
-		json_object_set_new(it, "counts", ic);
-		if (r >= 0)
-			r = write_journal(into, c, it, err, es);
-		json_object_del(it, "tests");
-	}
-	json_object_set_new(doc, "counts", counts);
+	r = write_journals(doc, into, r, err, es);
 	json_object_set_new(doc, "shards", shards);
 	json_object_set_new(doc, "state", json_string(state));
 	json_object_set_new(doc, "started", json_string(started ? started : ""));

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A compare result (see compare.h) as text for a terminal and as a
+ * self-contained HTML page; guest-written names are escaped.
+ */
+#include "analysis/compare.h"
+#include "util/macro.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void side_text(json_t *side, FILE *out)
+{
+	fprintf(out, "%llu/%llu failed", compare_num(side, "failures"), compare_num(side, "runs"));
+}
+
+void compare_text(json_t *res, FILE *out)
+{
+	json_t *t, *cnt = json_object_get(res, "counts");
+	size_t i;
+
+	fprintf(out, "baseline: %llu bundles; candidate: %llu bundles; alpha %g (Holm-corrected)\n",
+		compare_num(json_object_get(res, "baseline"), "bundles"), compare_num(json_object_get(res, "candidate"), "bundles"),
+		json_real_value(json_object_get(res, "alpha")));
+	for (size_t k = 0; k < ARRAY_SIZE(compare_classes); k++)
+		fprintf(out, "%s%s %llu", k ? ", " : "", compare_classes[k], compare_num(cnt, compare_classes[k]));
+	fputc('\n', out);
+	for (size_t k = 0; k < ARRAY_SIZE(compare_classes) - 1; k++) {
+		bool head = false;
+
+		json_array_foreach(json_object_get(res, "tests"), i, t)
+		{
+			if (!streq(compare_str(t, "class"), compare_classes[k]))
+				continue;
+			if (!head)
+				fprintf(out, "\n%s:\n", compare_classes[k]);
+			head = true;
+			fprintf(out, "  %-12s %-16s baseline ", compare_str(t, "config"), compare_str(t, "test"));
+			side_text(json_object_get(t, "baseline"), out);
+			fprintf(out, ", candidate ");
+			side_text(json_object_get(t, "candidate"), out);
+			if (streq(compare_classes[k], "regression") || streq(compare_classes[k], "fixed") ||
+			    streq(compare_classes[k], "flaky"))
+				fprintf(out, ", p=%.3g (adjusted %.3g)",
+					json_real_value(json_object_get(t, streq(compare_classes[k], "fixed") ? "p_better" : "p_worse")),
+					json_real_value(json_object_get(t, "p_adjusted")));
+			if (*compare_str(t, "reason") && !streq(compare_classes[k], "regression") && !streq(compare_classes[k], "fixed"))
+				fprintf(out, ": %s", compare_str(t, "reason"));
+			fputc('\n', out);
+		}
+	}
+}
+
+static void html_escape(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(*s, out);
+		}
+}
+
+static double rate(json_t *side)
+{
+	unsigned long long r = compare_num(side, "runs");
+
+	return r ? (double)compare_num(side, "passes") / (double)r : -1;
+}
+
+/* Pass rate on both sides for the tests that failed anywhere, one row each. */
+static void html_rates(json_t *res, FILE *out)
+{
+	json_t *t;
+	size_t i, rows = 0;
+	const int w = 640, row = 18, left = 260;
+
+	json_array_foreach(json_object_get(res, "tests"), i, t)
+		rows += !streq(compare_str(t, "class"), "pass");
+	if (!rows) {
+		fputs("<p>No test failed on either side.</p>\n", out);
+		return;
+	}
+	fprintf(out, "<svg width=\"%d\" height=\"%zu\" role=\"img\" aria-label=\"pass rates\">\n", w,
+		rows * row + 30);
+	for (int p = 0; p <= 100; p += 25)
+		fprintf(out, "<line x1=\"%d\" y1=\"0\" x2=\"%d\" y2=\"%zu\" class=\"grid\"/><text x=\"%d\" y=\"%zu\" class=\"ax\">%d%%</text>\n",
+			left + p * (w - left - 20) / 100, left + p * (w - left - 20) / 100, rows * row,
+			left + p * (w - left - 20) / 100 - 8, rows * row + 14, p);
+	rows = 0;
+	json_array_foreach(json_object_get(res, "tests"), i, t)
+	{
+		double rb = rate(json_object_get(t, "baseline")), rc = rate(json_object_get(t, "candidate"));
+		int y = (int)rows * row;
+
+		if (streq(compare_str(t, "class"), "pass"))
+			continue;
+		fprintf(out, "<text x=\"0\" y=\"%d\" class=\"lbl %s\">", y + 13, compare_str(t, "class"));
+		html_escape(out, compare_str(t, "config"));
+		fputc(' ', out);
+		html_escape(out, compare_str(t, "test"));
+		fputs("</text>\n", out);
+		if (rb >= 0)
+			fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"7\" class=\"base\"/>\n", left, y + 2,
+				(int)(rb * (w - left - 20)));
+		if (rc >= 0)
+			fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"7\" class=\"cand\"/>\n", left, y + 9,
+				(int)(rc * (w - left - 20)));
+		rows++;
+	}
+	fputs("</svg>\n", out);
+}
+
+/* Mean durations, baseline (x) against candidate (y), log scales: every test a dot. */
+static void html_durations(json_t *res, FILE *out)
+{
+	const int size = 420, pad = 40;
+	double lo = 1e9, hi = 0;
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(res, "tests"), i, t)
+	{
+		double a = json_real_value(json_object_get(json_object_get(t, "baseline"), "duration_mean"));
+		double b = json_real_value(json_object_get(json_object_get(t, "candidate"), "duration_mean"));
+
+		if (a > 0 && b > 0) {
+			lo = fmin(lo, fmin(a, b));
+			hi = fmax(hi, fmax(a, b));
+		}
+	}
+	if (hi <= 0) {
+		fputs("<p>No test ran on both sides.</p>\n", out);
+		return;
+	}
+	lo = log10(lo) - 0.1;
+	hi = log10(hi) + 0.1;
+	fprintf(out, "<svg width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"durations\">\n", size + pad, size + pad);
+	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"0\" class=\"grid\"/>\n", pad, size, size + pad);
+	for (int e = (int)ceil(lo); e <= (int)floor(hi); e++) {
+		int x = pad + (int)((e - lo) / (hi - lo) * size), y = size - (int)((e - lo) / (hi - lo) * size);
+
+		fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"ax\">%gs</text><text x=\"0\" y=\"%d\" class=\"ax\">%gs</text>\n",
+			x - 8, size + 14, pow(10, e), y + 4, pow(10, e));
+	}
+	json_array_foreach(json_object_get(res, "tests"), i, t)
+	{
+		double a = json_real_value(json_object_get(json_object_get(t, "baseline"), "duration_mean"));
+		double b = json_real_value(json_object_get(json_object_get(t, "candidate"), "duration_mean"));
+
+		if (a <= 0 || b <= 0)
+			continue;
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" class=\"%s\"><title>", pad + (log10(a) - lo) / (hi - lo) * size,
+			size - (log10(b) - lo) / (hi - lo) * size, compare_str(t, "class"));
+		html_escape(out, compare_str(t, "config"));
+		fputc(' ', out);
+		html_escape(out, compare_str(t, "test"));
+		fprintf(out, ": %.2fs / %.2fs</title></circle>\n", a, b);
+	}
+	fputs("</svg>\n", out);
+}
+
+void compare_html(json_t *res, FILE *out)
+{
+	json_t *t, *cnt = json_object_get(res, "counts");
+	size_t i;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>fsagent compare</title>\n"
+	      "<style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{padding:2px 8px;"
+	      "border-bottom:1px solid #ddd;text-align:left}.grid{stroke:#ddd}.ax{font-size:10px;fill:#666}"
+	      ".lbl{font-size:12px}.base{fill:#7a9cc6}.cand{fill:#e08a3c}circle{fill:#999}circle.regression,"
+	      "td.regression{fill:#c00;color:#c00;font-weight:bold}circle.flaky{fill:#e0a000}circle.fixed{fill:#090}"
+	      "circle.failing{fill:#600}.key span{display:inline-block;width:12px;height:8px;margin:0 4px}</style>"
+	      "</head><body>\n<h1>fsagent compare</h1>\n", out);
+	fprintf(out, "<p>baseline: %llu bundles; candidate: %llu bundles; alpha %g, Holm-corrected Fisher exact tests.</p>\n<p>",
+		compare_num(json_object_get(res, "baseline"), "bundles"), compare_num(json_object_get(res, "candidate"), "bundles"),
+		json_real_value(json_object_get(res, "alpha")));
+	for (size_t k = 0; k < ARRAY_SIZE(compare_classes); k++)
+		fprintf(out, "%s%s: %llu", k ? ", " : "", compare_classes[k], compare_num(cnt, compare_classes[k]));
+	fputs("</p>\n<table><tr><th>class</th><th>config</th><th>test</th><th>baseline failed</th>"
+	      "<th>candidate failed</th><th>p</th><th>adjusted p</th><th>why</th></tr>\n", out);
+	json_array_foreach(json_object_get(res, "tests"), i, t)
+	{
+		json_t *b = json_object_get(t, "baseline"), *c = json_object_get(t, "candidate");
+
+		if (streq(compare_str(t, "class"), "pass"))
+			continue;
+		fprintf(out, "<tr><td class=\"%s\">%s</td><td>", compare_str(t, "class"), compare_str(t, "class"));
+		html_escape(out, compare_str(t, "config"));
+		fputs("</td><td>", out);
+		html_escape(out, compare_str(t, "test"));
+		fprintf(out, "</td><td>%llu/%llu</td><td>%llu/%llu</td><td>%.3g</td><td>%.3g</td><td>", compare_num(b, "failures"),
+			compare_num(b, "runs"), compare_num(c, "failures"), compare_num(c, "runs"),
+			json_real_value(json_object_get(t, streq(compare_str(t, "class"), "fixed") ? "p_better" : "p_worse")),
+			json_real_value(json_object_get(t, "p_adjusted")));
+		html_escape(out, compare_str(t, "reason"));
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n<h2>Pass rate per test</h2>\n<p class=\"key\"><span class=\"base\" style=\"background:#7a9cc6\">"
+	      "</span>baseline <span style=\"background:#e08a3c\"></span>candidate (tests that failed anywhere)</p>\n",
+	      out);
+	html_rates(res, out);
+	fputs("<h2>Mean duration per test</h2>\n<p>baseline across, candidate up; above the diagonal is slower on the "
+	      "candidate.</p>\n",
+	      out);
+	html_durations(res, out);
+	fputs("</body></html>\n", out);
+}
+
