@@ -323,10 +323,71 @@ static bool wait_exit(struct proc *p, struct checkout *co, int outfd, unsigned m
 }
 
 /* One check process over tests[first..n). Returns 0, RUNNER_UNKILLABLE or -errno. */
+/* check's command line for the tests from first on (names: the tests alone); NULL on no memory. */
+static void check_argv(struct run *r, size_t first, char ***argv, char ***names)
+{
+	const struct runner_opts *o = r->o;
+	char lbuf[16];
+
+	strv_push(argv, "./check");
+	strv_push(argv, "-R");
+	strv_push(argv, "xunit");
+	strv_push(argv, "--exact-order");
+	if (o->section) {
+		strv_push(argv, "-s");
+		strv_push(argv, o->section);
+	}
+	if (o->rerun_failures) {
+		snprintf(lbuf, sizeof(lbuf), "%u", o->rerun_failures);
+		strv_push(argv, "-L");
+		strv_push(argv, lbuf);
+	}
+	for (size_t i = first; i < (o->one_per_check ? first + 1 : r->n); i++) {
+		strv_push(argv, r->tests[i].name);
+		strv_push(names, r->tests[i].name);
+	}
+}
+
+/*
+ * The running test passed its time limit: check has no timeouts, so the
+ * whole process group gets TERM, then KILL, and the test its verdict.
+ * Returns whether check and everything of the test went (false: a process
+ * is stuck in the kernel).
+ */
+static bool time_out(struct run *r, struct proc *p, struct checkout *co, int fd, unsigned limit, int *status)
+{
+	const struct runner_opts *o = r->o;
+	struct test_result *t = &r->tests[r->running];
+	unsigned dead_wait = o->dead_wait_ms ? o->dead_wait_ms : 10000;
+	bool exited;
+
+	log_warn("test '%s' timed out after %u s, killing check", t->name, limit);
+	if (o->sysrq)
+		sysrq('w');
+	proc_kill_group(p, SIGTERM);
+	exited = wait_exit(p, co, fd, o->kill_grace_ms ? o->kill_grace_ms : 5000, status);
+	/* KILL the whole group even when check went: the test may not have */
+	proc_kill_group(p, SIGKILL);
+	if (!exited)
+		exited = wait_exit(p, co, fd, dead_wait, status);
+	if (exited && !group_gone(p, dead_wait))
+		exited = false; /* a process of the test is stuck in the kernel */
+	drain_kmsg(r);
+	t->status = TS_TIMEOUT;
+	t->duration = now_s() - r->started_at;
+	snprintf(t->reason, sizeof(t->reason), "timed out after %u s%s", limit,
+		 exited ? "" : "; did not die after SIGKILL (uninterruptible)");
+	if (r->pending >= 0 && r->pending != r->running)
+		finalize(r, r->pending);
+	r->pending = r->running;
+	finalize(r, r->running);
+	return exited;
+}
+
 static int run_batch(struct run *r, size_t first)
 {
 	const struct runner_opts *o = r->o;
-	char **argv = NULL, **names = NULL, lbuf[16];
+	char **argv = NULL, **names = NULL;
 	struct proc p = PROC_INIT;
 	struct checkout co;
 	int pipefd[2], status = -1, rc = 0;
@@ -335,23 +396,7 @@ static int run_batch(struct run *r, size_t first)
 
 	r->first = first;
 	r->running = r->pending = -1;
-	strv_push(&argv, "./check");
-	strv_push(&argv, "-R");
-	strv_push(&argv, "xunit");
-	strv_push(&argv, "--exact-order");
-	if (o->section) {
-		strv_push(&argv, "-s");
-		strv_push(&argv, o->section);
-	}
-	if (o->rerun_failures) {
-		snprintf(lbuf, sizeof(lbuf), "%u", o->rerun_failures);
-		strv_push(&argv, "-L");
-		strv_push(&argv, lbuf);
-	}
-	for (size_t i = first; i < (o->one_per_check ? first + 1 : r->n); i++) {
-		strv_push(&argv, r->tests[i].name);
-		strv_push(&names, r->tests[i].name);
-	}
+	check_argv(r, first, &argv, &names);
 	if (!argv || !names || pipe2(pipefd, O_CLOEXEC) < 0) {
 		strv_free(argv);
 		strv_free(names);
@@ -387,32 +432,8 @@ static int run_batch(struct run *r, size_t first)
 			double left = r->started_at + limit - now_s();
 
 			if (left <= 0) {
-				struct test_result *t = &r->tests[r->running];
-
-				/* check has no timeouts: ours, on the whole process group */
-				log_warn("test '%s' timed out after %u s, killing check", t->name, limit);
-				if (o->sysrq)
-					sysrq('w');
-				proc_kill_group(&p, SIGTERM);
 				killed = true;
-				exited = wait_exit(&p, &co, pipefd[0], o->kill_grace_ms ? o->kill_grace_ms : 5000,
-						   &status);
-				/* KILL the whole group even when check went: the test may not have */
-				proc_kill_group(&p, SIGKILL);
-				if (!exited)
-					exited = wait_exit(&p, &co, pipefd[0],
-							   o->dead_wait_ms ? o->dead_wait_ms : 10000, &status);
-				if (exited && !group_gone(&p, o->dead_wait_ms ? o->dead_wait_ms : 10000))
-					exited = false; /* a process of the test is stuck in the kernel */
-				drain_kmsg(r);
-				t->status = TS_TIMEOUT;
-				t->duration = now_s() - r->started_at;
-				snprintf(t->reason, sizeof(t->reason), "timed out after %u s%s", limit,
-					 exited ? "" : "; did not die after SIGKILL (uninterruptible)");
-				if (r->pending >= 0 && r->pending != r->running)
-					finalize(r, r->pending);
-				r->pending = r->running;
-				finalize(r, r->running);
+				exited = time_out(r, &p, &co, pipefd[0], limit, &status);
 				if (!exited)
 					rc = RUNNER_UNKILLABLE;
 				break;
