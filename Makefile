@@ -112,8 +112,30 @@ $(BUILD)/host/tests/%.o: tests/unit/%.c | $(BUILD)/.packages-test
 	@mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -Itests/unit -DFIXTURE_DIR='"$(CURDIR)/tests/fixtures"' -c -o $@ $<
 
-$(BUILD)/host/tests/%: $(BUILD)/host/tests/%.o $(HOST_LIB_OBJS)
-	$(QUIET_LINK)$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(HOST_LIBS) -lcmocka
+# Each layer is an archive; a unit test links only the layers its includes
+# name and the layers those may use, so an include against the layers (or a
+# call into a layer above) fails the link.
+LAYER_LINK_ORDER := boot run machine analysis model util
+deps_util := util
+deps_model := model util
+deps_machine := machine model util
+deps_run := run machine model util
+deps_boot := boot run machine model util
+deps_analysis := analysis model util
+test_layers = $(sort $(shell sed -n 's|^\#include "\([a-z]*\)/.*|\1|p' tests/unit/$(1).c))
+test_libs = $(foreach l,$(LAYER_LINK_ORDER),$(if $(filter $(l),$(foreach x,$(call test_layers,$(1)),$(deps_$(x)))),$(BUILD)/host/lib$(l).a))
+
+define layer_archive
+$(BUILD)/host/lib$(1).a: $(filter $(BUILD)/host/$(1)/%,$(HOST_LIB_OBJS))
+	$$(Q)rm -f $$@ && ar rcs $$@ $$^
+endef
+$(foreach l,$(filter-out cmd,$(LAYERS)),$(eval $(call layer_archive,$(l))))
+
+define unit_test
+$(BUILD)/host/tests/$(1): $(BUILD)/host/tests/$(1).o $(call test_libs,$(1))
+	$$(QUIET_LINK)$$(CC) $$(CFLAGS) $$(SAN_FLAGS) -o $$@ $$^ $$(HOST_LIBS) -lcmocka
+endef
+$(foreach t,$(UNIT_SRCS:tests/unit/%.c=%),$(eval $(call unit_test,$(t))))
 
 # libFuzzer targets (clang): the parsers of what a guest or a user writes
 $(BUILD)/fuzz/obj/%.o: agent/src/%.c | $(BUILD)/.packages-test
