@@ -3,7 +3,8 @@
 #   build/agent/  static objects -> build/fsagent (the VM's init)
 #   build/host/   dynamic objects (SANITIZE= applies) -> unit tests, host tools
 #
-#   make                build/fsagent (installs build packages as root, builds deps)
+#   make packages GOAL  install the Debian packages missing (as root), then GOAL
+#   make                build/fsagent (builds static deps; names missing packages and stops)
 #   make check          unit tests, lint, VM boot tests; ends "N passed, N failed"
 #   make unit           unit tests only        make vmtest   VM tests only
 #   make lint           cppcheck + shellcheck  make bench    benchmarks (on demand)
@@ -70,15 +71,19 @@ $(VERSION_OBJS): FUZZ_FLAGS += -DFSAGENT_VERSION='"$(VERSION)"'
 $(BUILD)/VERSION: FORCE
 	@mkdir -p $(@D); [ "$$(cat $@ 2>/dev/null)" = '$(VERSION)' ] || echo '$(VERSION)' >$@
 
+# Missing Debian packages stop the build with their names; `make packages
+# GOAL...` (as root) installs them first: build, test and image packages.
+PKG_INSTALL := $(if $(filter packages,$(MAKECMDGOALS)),--install)
+
 $(BUILD)/.packages-build: scripts/install-packages
-	$(Q)scripts/install-packages build
+	$(Q)scripts/install-packages $(PKG_INSTALL) build
 	$(Q)mkdir -p $(@D) && touch $@
 
 $(BUILD)/.packages-test: scripts/install-packages $(BUILD)/.packages-build
-	$(Q)scripts/install-packages test
+	$(Q)scripts/install-packages $(PKG_INSTALL) test
 	$(Q)touch $@
 
-packages: $(BUILD)/.packages-build
+packages: $(BUILD)/.packages-test
 test-packages: $(BUILD)/.packages-test
 
 $(DEPS)/.done: scripts/build-deps | $(BUILD)/.packages-build
@@ -184,7 +189,7 @@ check: $(BUILD)/.packages-test
 
 image: $(BUILD)/fsagent
 	$(Q)test -n "$(FSTESTS)" || { echo "make image: set FSTESTS=<a built fstests tree>" >&2; exit 2; }
-	$(Q)scripts/install-packages image
+	$(Q)scripts/install-packages $(PKG_INSTALL) image
 	$(Q)image/build $(foreach k,$(KERNELS),--kernel $(k)) $(FSTESTS)
 
 bench: $(BUILD)/fsagent $(BUILD)/host/fsagent | $(BUILD)/.packages-test
