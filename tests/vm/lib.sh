@@ -10,6 +10,8 @@
 set -u
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=scripts/lib/accel.sh
+. "$TOP/scripts/lib/accel.sh"
 BUILD=$TOP/build
 CACHE=$BUILD/cache
 FSAGENT=${FSAGENT:-$BUILD/fsagent}
@@ -73,18 +75,10 @@ vm_initramfs() {
 	"$TOP/image/mkinitramfs" ${VM_EXTRA_TREE:+--extra "$VM_EXTRA_TREE"} "$KDIR" "$FSAGENT" "$out" "$@"
 }
 
-# Use KVM only when a guest actually boots with it (nested KVM can hang).
-vm_accel() {
-	if [ -n "${FSAGENT_ACCEL:-}" ]; then
-		echo "$FSAGENT_ACCEL"
-		return
-	fi
-	if [ -w /dev/kvm ] && timeout 10 qemu-system-x86_64 -accel kvm -M none -display none \
-		-S -no-user-config -nodefaults -qmp stdio </dev/null >/dev/null 2>&1; then
-		echo kvm
-	else
-		echo tcg
-	fi
+# The accelerator (scripts/lib/accel.sh): KVM only when a guest of this
+# kernel really boots with it, probed once per host boot.
+vm_accel() { # vm_accel KERNEL
+	accel_pick "$1" "$TOP/build/vm"
 }
 
 # vm_boot CONSOLE_LOG QEMU_ARGS...: boot and wait for QEMU to exit by itself.
@@ -92,9 +86,13 @@ vm_accel() {
 # same QEMU, RAM (and what ramoops kept in it) intact. Returns QEMU's exit
 # status (124 on timeout).
 vm_boot() {
-	local log=$1 accel noreboot=-no-reboot
+	local log=$1 accel noreboot=-no-reboot kernel="" prev="" a
 	shift
-	accel=$(vm_accel)
+	for a in "$@"; do
+		[ "$prev" = -kernel ] && kernel=$a
+		prev=$a
+	done
+	accel=$(vm_accel "$kernel")
 	[ "${VM_REBOOT:-0}" = 1 ] && noreboot=
 	timeout "$VM_TIMEOUT" qemu-system-x86_64 -accel "$accel" -cpu max -smp 2 \
 		-display none $noreboot -no-user-config -nodefaults -serial "file:$log" \

@@ -3,6 +3,7 @@
 #include "boot/finish.h"
 #include "boot/results.h"
 #include "machine/mount.h"
+#include "model/console.h"
 #include "model/frame.h"
 #include "util/fileio.h"
 #include "util/log.h"
@@ -65,20 +66,15 @@ void finish_write_documents(struct boot_state *s, const char *fatal, bool frame)
 		frame_write(s->console >= 0 ? s->console : STDOUT_FILENO, "caps.json", text, strlen(text));
 }
 
-/* the one final status line the host looks for */
+/* the one final status line the host looks for (model/console.h) */
 static void final_status(const struct boot_state *s, const char *fatal, enum boot_action action)
 {
-	int fd = s->console >= 0 ? s->console : STDERR_FILENO;
-	const char *how = boot_action_to_string(action);
+	enum console_final f = fatal ? CONSOLE_FATAL : s->session_status > 0 ? CONSOLE_TESTS_FAILED : CONSOLE_OK;
+	char line[1024];
 
-	if (fatal)
-		dprintf(fd, "fsagent: final status: FATAL: %s; %s at %ld ms\n", fatal, how, boottime_ms());
-	else if (s->session_status > 0)
-		dprintf(fd, "fsagent: final status: TESTS FAILED: %s; %s at %ld ms\n", s->session_summary, how,
-			boottime_ms());
-	else
-		dprintf(fd, "fsagent: final status: OK%s%s; %s at %ld ms\n", s->session_summary[0] ? ": " : "",
-			s->session_summary, how, boottime_ms());
+	console_format_final(line, sizeof(line), f, fatal ? fatal : s->session_summary, boot_action_to_string(action),
+			     boottime_ms());
+	dprintf(s->console >= 0 ? s->console : STDERR_FILENO, CONSOLE_PREFIX "%s\n", line);
 }
 
 _noreturn_ void finish_boot(struct boot_state *s, const char *fatal)

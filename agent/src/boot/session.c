@@ -4,6 +4,7 @@
  */
 #include "boot/session.h"
 #include "model/bundle.h"
+#include "model/console.h"
 #include "model/result.h"
 #include "boot/catalog.h"
 #include "machine/mkfs.h"
@@ -165,7 +166,7 @@ static void record_crash(struct bundle *b)
 	t.kernel_log_len = t.kernel_log ? strlen(t.kernel_log) : 0;
 	snprintf(t.reason, sizeof(t.reason), "the machine crashed or was reset during the test%s",
 		 t.kernel_log ? " (kernel log from pstore kept)" : "");
-	log_warn("%s %s: crash: resuming after it", json_string_value(json_object_get(config, "name")), t.name);
+	log_warn("%s %s" CONSOLE_CRASH, json_string_value(json_object_get(config, "name")), t.name);
 	bundle_record_test(b, config, it, &t, NULL);
 	test_result_release(&t);
 }

@@ -28,3 +28,4 @@ int cmd_durations(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
+int cmd_watch(int argc, char **argv);

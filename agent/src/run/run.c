@@ -3,6 +3,7 @@
  * Plan execution over configs and iterations (see run.h).
  */
 #include "run/run.h"
+#include "model/console.h"
 #include "model/result.h"
 #include "model/shard.h"
 #include "run/gcov.h"
@@ -113,9 +114,14 @@ static int on_result(void *data, struct test_result *t)
 	if (test_status_failed(t->status))
 		c->bad++;
 	c->done++;
-	/* the line scripts/fsagent-qemu follows (its progress()): keep its shape */
-	log_info("[%zu/%zu] %s %s: %s (%.1fs)%s%s", c->done, c->total, c->cfg->name, t->name,
-		 test_status_to_string(t->status), t->duration, t->reason[0] ? ": " : "", t->reason);
+	/* the progress line fsagent watch follows (model/console.h) */
+	{
+		char line[CONSOLE_LINE_MAX];
+
+		console_format_progress(line, sizeof(line), c->done, c->total, c->cfg->name, t->name, t->status,
+					t->duration, t->reason);
+		log_info("%s", line);
+	}
 	r = bundle_record_test(c->b, c->config, c->iteration, t, c->result_dir);
 	if (r < 0)
 		log_err("record %s in bundle '%s' failed: %s", t->name, c->b->dir, strerror(-r));
@@ -417,7 +423,7 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 	c.soak_t0 = started_at(b);
 	for (;;) {
 		count_round(&c, cs);
-		log_info("plan: %zu tests to run (%zu configs x %u iterations)%s", c.total, o->n_configs,
+		log_info(CONSOLE_PLAN "%zu tests to run (%zu configs x %u iterations)%s", c.total, o->n_configs,
 			 o->plan->iterations, c.done ? ", some done before" : "");
 		for (size_t i = 0; i < o->n_configs && r != RUNNER_UNKILLABLE && !c.stopped_by; i++) {
 			char err[512] = "";
