@@ -6,6 +6,7 @@
  */
 #include "analysis/compare.h"
 #include "model/bundle.h"
+#include "model/result.h"
 #include "util/fileio.h"
 #include "util/macro.h"
 #include "util/strmap.h"
@@ -17,11 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ST_PASS, ST_FAIL, ST_TIMEOUT, ST_CRASH, ST_ERROR, ST_NOTRUN, ST_EXPUNGED, ST_MAX };
-static const char *const st_names[ST_MAX] = { "pass", "fail", "timeout", "crash", "error", "notrun", "expunged" };
-
 struct side_stats {
-	uint64_t n[ST_MAX]; /* each outcome at most BUNDLE_MAX_COUNT: sums cannot wrap */
+	uint64_t n[TS_MAX]; /* by status; each outcome at most BUNDLE_MAX_COUNT: sums cannot wrap */
 	double dur_total, dur_max;
 };
 
@@ -107,13 +105,14 @@ static int on_outcome(void *ctx, const struct bundle_outcome *o)
 	struct compare *c = ctx;
 	struct entry *e = lookup(c, o->config, o->test);
 	struct side_stats *s;
+	enum test_status st;
 
 	if (!e)
 		return -ENOMEM;
 	s = &e->s[c->cur];
-	for (int i = 0; i < ST_MAX; i++)
-		if (streq(o->status, st_names[i]))
-			s->n[i] += o->count;
+	st = test_status_from_string(o->status);
+	if (st < TS_MAX)
+		s->n[st] += o->count;
 	s->dur_total += o->duration_total;
 	if (o->duration_max > s->dur_max)
 		s->dur_max = o->duration_max;
@@ -187,14 +186,20 @@ double compare_fisher_greater(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
 	return p > 1 ? 1 : p;
 }
 
+/* The runs that could pass or fail: a test not run (notrun, expunged) is neither. */
 static uint64_t runs(const struct side_stats *s)
 {
-	return s->n[ST_PASS] + s->n[ST_FAIL] + s->n[ST_TIMEOUT] + s->n[ST_CRASH] + s->n[ST_ERROR];
+	uint64_t n = s->n[TS_PASS];
+
+	for (int i = TS_PASS; i < TS_MAX; i++)
+		if (test_status_failed((enum test_status)i))
+			n += s->n[i];
+	return n;
 }
 
 static uint64_t bad(const struct side_stats *s)
 {
-	return runs(s) - s->n[ST_PASS];
+	return runs(s) - s->n[TS_PASS];
 }
 
 struct verdict {
@@ -269,12 +274,12 @@ static void holm(struct verdict *v, size_t n, bool worse)
 static json_t *side_json(const struct side_stats *s)
 {
 	uint64_t r = runs(s), nb = bad(s);
-	json_t *j = json_pack("{s:I, s:I, s:I}", "runs", (json_int_t)r, "passes", (json_int_t)s->n[ST_PASS],
+	json_t *j = json_pack("{s:I, s:I, s:I}", "runs", (json_int_t)r, "passes", (json_int_t)s->n[TS_PASS],
 			      "failures", (json_int_t)nb);
 
-	for (int i = ST_FAIL; i < ST_MAX; i++)
+	for (int i = TS_FAIL; i < TS_MAX; i++)
 		if (s->n[i])
-			json_object_set_new(j, st_names[i], json_integer((json_int_t)s->n[i]));
+			json_object_set_new(j, test_status_to_string((enum test_status)i), json_integer((json_int_t)s->n[i]));
 	json_object_set_new(j, "failure_rate", r ? json_real((double)nb / r) : json_null());
 	json_object_set_new(j, "duration_mean", r ? json_real(s->dur_total / r) : json_null());
 	json_object_set_new(j, "duration_max", json_real(s->dur_max));

@@ -10,6 +10,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Each config c of a bundle document and each iteration it of it (i, k: their indexes). */
+#define bundle_foreach_iteration(doc, i, c, k, it)                  \
+	json_array_foreach(json_object_get(doc, "configs"), i, c)   \
+		json_array_foreach(json_object_get(c, "iterations"), k, it)
+
 /* Whether s is a status a record may have (model/result.h's names). */
 bool bundle_status_known(const char *s);
 

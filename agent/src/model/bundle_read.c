@@ -308,8 +308,7 @@ void bundle_sum_counts(json_t *doc)
 	const char *s;
 	size_t i, k;
 
-	json_array_foreach(json_object_get(doc, "configs"), i, c)
-		json_array_foreach(json_object_get(c, "iterations"), k, it)
+	bundle_foreach_iteration(doc, i, c, k, it)
 			json_object_foreach(json_object_get(it, "counts"), s, v)
 	{
 		json_t *n = json_object_get(counts, s);
@@ -372,8 +371,7 @@ int bundle_load(const char *path, json_t **ret, char *err, size_t es)
 
 	if (r < 0)
 		return r;
-	json_array_foreach(json_object_get(doc, "configs"), i, c)
-		json_array_foreach(json_object_get(c, "iterations"), k, it)
+	bundle_foreach_iteration(doc, i, c, k, it)
 	{
 		json_t *tests;
 		char why[512];
@@ -393,28 +391,21 @@ int bundle_load(const char *path, json_t **ret, char *err, size_t es)
 	return 0;
 }
 
-static bool name_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-	       c == '-' || c == '.';
-}
-
 bool bundle_test_name_ok(const char *name)
 {
-	const char *slash = name ? strchr(name, '/') : NULL;
-
-	if (!slash || slash == name || !slash[1] || streq(slash + 1, ".") || streq(slash + 1, "..") ||
-	    (slash - name == 1 && name[0] == '.') || (slash - name == 2 && startswith(name, "..")))
-		return false;
-	for (const char *p = name; *p; p++)
-		if (p != slash && !name_char(*p))
-			return false;
-	return true;
+	return test_name_ok(name, false);
 }
 
 bool bundle_artifact_ok(const char *path)
 {
 	return bundle_rel_path_ok(path, "artifacts");
+}
+
+/* a character of an artifact's path component: "002.out.bad" */
+static bool path_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+	       c == '-' || c == '.';
 }
 
 bool bundle_rel_path_ok(const char *path, const char *top)
@@ -431,7 +422,7 @@ bool bundle_rel_path_ok(const char *path, const char *top)
 		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
 			return false;
 		for (size_t i = 0; i < n; i++)
-			if (!name_char(p[i]))
+			if (!path_char(p[i]))
 				return false;
 		p += n;
 		if (*p == '/' && !*++p)

@@ -263,8 +263,7 @@ int bundle_scan(const char *path, const struct bundle_scan_ops *ops, void *ctx, 
 	r = scan_aggregate(json_object_get(doc, "aggregate"), file, ops, ctx, err, es);
 	if (r < 0)
 		return r;
-	json_array_foreach(json_object_get(doc, "configs"), i, c)
-		json_array_foreach(json_object_get(c, "iterations"), k, it)
+	bundle_foreach_iteration(doc, i, c, k, it)
 	{
 		char rel[PATH_MAX], shown[PATH_MAX * 2];
 		_cleanup_close_ int fd = -1;

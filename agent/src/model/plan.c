@@ -4,6 +4,7 @@
  * its type; one setter serves plan files and the kernel command line.
  */
 #include "model/plan.h"
+#include "model/result.h"
 #include "util/fileio.h"
 #include "util/lines.h"
 #include "util/macro.h"
@@ -157,22 +158,6 @@ static int parse_time(const char *s, long long *ret)
 	return 0;
 }
 
-/* dir/NNN[-name] as fstests names tests, with * and ? globs allowed */
-static bool test_name_ok(const char *t)
-{
-	const char *slash = strchr(t, '/');
-
-	if (!slash || slash == t || !slash[1] || strchr(slash + 1, '/'))
-		return false;
-	for (const char *c = t; c < slash; c++)
-		if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) && *c != '_')
-			return false;
-	for (const char *c = slash + 1; *c; c++)
-		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != '*' && *c != '?')
-			return false;
-	return true;
-}
-
 /* fs/name: "xfs/4k", "ext4/bigalloc_1k", "btrfs/all" */
 static bool config_name_ok(const char *c)
 {
@@ -247,7 +232,7 @@ static int set_list(char ***dst, enum key_type type, const char *value, const ch
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; v[i]; i++) {
-		bool ok = type == K_LIST_TESTS	  ? test_name_ok(v[i])
+		bool ok = type == K_LIST_TESTS	  ? test_name_ok(v[i], true)
 			  : type == K_LIST_CONFIGS ? config_name_ok(v[i])
 			  : type == K_LIST_GROUPS  ? group_name_ok(v[i])
 						   : strstr(v[i], "..") == NULL;
@@ -309,7 +294,7 @@ int plan_set(struct plan *p, const char *source, unsigned line, const char *key,
 	if (startswith(key, "timeout.")) {
 		unsigned long secs;
 
-		if (!test_name_ok(key + 8) || strpbrk(key + 8, "*?"))
+		if (!test_name_ok(key + 8, false))
 			fail("'%s' is not a test name (want timeout.dir/NNN)", key + 8);
 		if (plan_parse_duration(value, &secs) < 0 || secs > 30UL * 86400)
 			fail("'%s' is not a duration (90, 90s, 15m, 2h, 1d)", value);

@@ -19,6 +19,34 @@ const char *test_status_to_string(enum test_status s)
 	return s < TS_MAX ? names[s] : "?";
 }
 
+static bool leaf_char(char c, bool globs)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+	       (globs && (c == '*' || c == '?'));
+}
+
+bool test_leaf_ok(const char *leaf, bool globs)
+{
+	if (!leaf || !*leaf)
+		return false;
+	for (const char *p = leaf; *p; p++)
+		if (!leaf_char(*p, globs))
+			return false;
+	return true;
+}
+
+bool test_name_ok(const char *name, bool globs)
+{
+	const char *slash = name ? strchr(name, '/') : NULL;
+
+	if (!slash || slash == name)
+		return false;
+	for (const char *p = name; p < slash; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return false;
+	return test_leaf_ok(slash + 1, globs);
+}
+
 enum test_status test_status_from_string(const char *s)
 {
 	for (int i = TS_PASS; s && i < TS_MAX; i++)

@@ -25,6 +25,17 @@ bool test_status_skipped(enum test_status s);
 bool test_status_name_failed(const char *s);
 bool test_status_name_skipped(const char *s);
 
+/*
+ * A test's name as fstests gives it, "dir/leaf": dir of [a-z0-9_]
+ * ("generic", "xfs"), leaf of [A-Za-z0-9_-] ("001", "475"); with globs, '*'
+ * and '?' in the leaf too (a plan's "generic/4*"). The one check for plans,
+ * group lists, bundles and everything that makes a path of a name: no '.',
+ * no second '/', never empty.
+ */
+bool test_name_ok(const char *name, bool globs);
+/* The leaf alone ("001"). */
+bool test_leaf_ok(const char *leaf, bool globs);
+
 #define TEST_EXCERPT_MAX 2048 /* bytes of the diff kept */
 
 /*

@@ -6,6 +6,7 @@
  * [0-9]{3}-?[[:alnum:]-]*.
  */
 #include "run/select.h"
+#include "model/result.h"
 #include "util/fileio.h"
 #include "util/lines.h"
 #include "util/macro.h"
@@ -28,15 +29,11 @@ void group_list_release(struct group_list *g)
 	memset(g, 0, sizeof(*g));
 }
 
+/* group.list names a test by its leaf, which starts with its number: "001" */
 static bool name_ok(const char *n)
 {
-	if (!isdigit((unsigned char)n[0]) || !isdigit((unsigned char)n[1]) ||
-	    !isdigit((unsigned char)n[2]))
-		return false;
-	for (const char *p = n + 3; *p; p++)
-		if (!isalnum((unsigned char)*p) && *p != '-')
-			return false;
-	return true;
+	return test_leaf_ok(n, false) && isdigit((unsigned char)n[0]) && isdigit((unsigned char)n[1]) &&
+	       isdigit((unsigned char)n[2]);
 }
 
 int select_parse_group_list(const char *dir, const char *file, const char *buf, struct group_list *ret,

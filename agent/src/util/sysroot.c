@@ -51,6 +51,17 @@ static int vpath(char *buf, size_t size, const char *fmt, va_list ap)
 	return 0;
 }
 
+/* vpath() of the calling function's own variable arguments, into the array p. */
+#define VPATH(p, fmt)                                   \
+	({                                              \
+		va_list ap_;                            \
+		int r_;                                 \
+		va_start(ap_, fmt);                     \
+		r_ = vpath(p, sizeof(p), fmt, ap_);     \
+		va_end(ap_);                            \
+		r_;                                     \
+	})
+
 int sysroot_path(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;
@@ -65,12 +76,8 @@ int sysroot_path(char *buf, size_t size, const char *fmt, ...)
 int sysroot_read_line(char **ret, const char *fmt, ...)
 {
 	char p[PATH_MAX];
-	va_list ap;
-	int r;
+	int r = VPATH(p, fmt);
 
-	va_start(ap, fmt);
-	r = vpath(p, sizeof(p), fmt, ap);
-	va_end(ap);
 	if (r < 0)
 		return r;
 	return fileio_read_line(p, ret);
@@ -79,12 +86,8 @@ int sysroot_read_line(char **ret, const char *fmt, ...)
 int sysroot_read_file(char **ret, size_t *ret_len, const char *fmt, ...)
 {
 	char p[PATH_MAX];
-	va_list ap;
-	int r;
+	int r = VPATH(p, fmt);
 
-	va_start(ap, fmt);
-	r = vpath(p, sizeof(p), fmt, ap);
-	va_end(ap);
 	if (r < 0)
 		return r;
 	return fileio_read_full(p, ret, ret_len);
@@ -94,12 +97,8 @@ int sysroot_read_u64(unsigned long long *ret, const char *fmt, ...)
 {
 	char p[PATH_MAX];
 	_cleanup_free_ char *line = NULL;
-	va_list ap;
-	int r;
+	int r = VPATH(p, fmt);
 
-	va_start(ap, fmt);
-	r = vpath(p, sizeof(p), fmt, ap);
-	va_end(ap);
 	if (r < 0)
 		return r;
 	r = fileio_read_line(p, &line);
@@ -112,11 +111,7 @@ bool sysroot_exists(const char *fmt, ...)
 {
 	char p[PATH_MAX];
 	struct stat st;
-	va_list ap;
-	int r;
+	int r = VPATH(p, fmt);
 
-	va_start(ap, fmt);
-	r = vpath(p, sizeof(p), fmt, ap);
-	va_end(ap);
 	return r == 0 && stat(p, &st) == 0;
 }
