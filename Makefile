@@ -174,6 +174,7 @@ vmtest: $(BUILD)/fsagent $(BUILD)/host/fsagent | $(BUILD)/.packages-test
 
 lint: | $(BUILD)/.packages-test
 	$(Q)tests/lint-layers
+	$(Q)tests/lint-format
 	$(Q)cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \
 		--inline-suppr -D_GNU_SOURCE -Iagent/src \
 		--library=tests/cppcheck-jansson.cfg agent/src tests/unit tests/host/mkhostile.c tests/fuzz
@@ -181,7 +182,7 @@ lint: | $(BUILD)/.packages-test
 		scripts/debian-mirror scripts/fsagent-qemu scripts/lib/accel.sh image/build image/customize image/cloud-disk image/mkinitramfs \
 		tests/run-unit tests/vm/*.sh tests/check tests/vm/run tests/vm/cases/* tests/host/run tests/host/lib.sh \
 		tests/host/cases/* tests/kconfig/run tests/fixtures/*.sh tests/fixtures/capture tests/fixtures/capture-kmsg \
-		tests/bench/* tests/fuzz/run tests/lint-layers .ci/run
+		tests/bench/* tests/fuzz/run tests/lint-layers tests/lint-format .ci/run
 	$(Q)shellcheck -s sh tests/fake-fstests/check tests/fake-fstests/common/preamble
 
 check: $(BUILD)/.packages-test

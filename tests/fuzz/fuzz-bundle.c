@@ -18,9 +18,11 @@ static const char good_doc[] =
 	"{\"schema\":\"fsagent-bundle/2\",\"run_id\":\"r\",\"state\":\"complete\",\"plan\":{},"
 	"\"configs\":[{\"name\":\"xfs/4k\",\"iterations\":[{\"index\":0,\"state\":\"done\",\"counts\":{},"
 	"\"order\":[\"generic/001\"]}]}],"
-	"\"aggregate\":{\"xfs/4k\":{\"generic/002\":{\"statuses\":{\"pass\":3},\"duration_total\":3,\"duration_max\":1}}}}";
+	"\"aggregate\":{\"xfs/4k\":{\"generic/"
+	"002\":{\"statuses\":{\"pass\":3},\"duration_total\":3,\"duration_max\":1}}}}";
 static const char good_journal[] =
-	"{\"name\":\"generic/001\",\"status\":\"fail\",\"duration\":1.5,\"artifacts\":[\"artifacts/xfs_4k/0/generic/001.out.bad\"]}\n";
+	"{\"name\":\"generic/001\",\"status\":\"fail\",\"duration\":1.5,\"artifacts\":[\"artifacts/xfs_4k/0/generic/"
+	"001.out.bad\"]}\n";
 
 static char dir[64];
 

@@ -61,8 +61,9 @@ static void test_records_are_journal_lines(void **state)
 	assert_int_equal(b.writes, 2);
 	bundle_release(&b);
 	assert_int_equal(load(&doc, err, sizeof(err)), 0);
-	tests = json_object_get(json_array_get(json_object_get(json_array_get(json_object_get(doc, "configs"), 0),
-								 "iterations"), 0), "tests");
+	tests = json_object_get(
+		json_array_get(json_object_get(json_array_get(json_object_get(doc, "configs"), 0), "iterations"), 0),
+		"tests");
 	assert_int_equal(json_array_size(tests), 2);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(tests, 1), "status")), "fail");
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "counts"), "pass")), 1);

@@ -90,13 +90,12 @@ static void test_collect_debian(void **state)
 	assert_false(c.lockdep_live);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "kconfig"), "source")),
 			    "/boot/config-<release>");
-	assert_string_equal(json_string_value(json_object_get(
-				    json_object_get(json_object_get(j, "kconfig"), "options"), "XFS_FS")),
-			    "m");
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(json_object_get(j, "kconfig"), "options"), "XFS_FS")),
+		"m");
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "machine"), "cpus")), 2);
 	assert_int_equal(json_array_size(json_object_get(j, "pmem")), 1);
-	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(j, "pmem"), 0),
-							      "mode")),
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(j, "pmem"), 0), "mode")),
 			    "raw");
 	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "taint"), "flags")), "G");
 	json_decref(j);
@@ -117,8 +116,8 @@ static void test_collect_testvm(void **state)
 	assert_true(c.lockdep_live);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "kconfig"), "source")),
 			    "/proc/config.gz");
-	assert_string_equal(json_string_value(json_object_get(
-				    json_object_get(json_object_get(j, "kconfig"), "options"), "PROVE_LOCKING")),
+	assert_string_equal(json_string_value(json_object_get(json_object_get(json_object_get(j, "kconfig"), "options"),
+							      "PROVE_LOCKING")),
 			    "y");
 	json_decref(j);
 	sysroot_set(NULL);

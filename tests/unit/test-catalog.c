@@ -59,7 +59,8 @@ static struct roles roles_with(bool log, bool scratch)
 		snprintf(dv[i].devnode, sizeof(dv[i].devnode), "/dev/%s", names[i]);
 		if ((rl[i] == ROLE_LOG && !log) || (rl[i] == ROLE_SCRATCH && !scratch))
 			continue;
-		r.v[r.n++] = (struct role_slot){ .role = rl[i], .index = i == 4, .dev = &dv[i], .state = ROLE_ASSIGNED };
+		r.v[r.n++] =
+			(struct role_slot){ .role = rl[i], .index = i == 4, .dev = &dv[i], .state = ROLE_ASSIGNED };
 	}
 	return r;
 }
@@ -150,13 +151,14 @@ static void test_bad(void **state)
 	FILE *f;
 
 	(void)state;
-	assert_int_equal(catalog_parse("x/y", "cfg/x/y", "fstype = xfs\nmkfs = -b 4096\ncolour = red\n", &c, err,
-				       sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(
+		catalog_parse("x/y", "cfg/x/y", "fstype = xfs\nmkfs = -b 4096\ncolour = red\n", &c, err, sizeof(err)),
+		-EINVAL);
 	assert_string_equal(err, "cfg/x/y:3: key 'colour': unknown key");
 	assert_int_equal(catalog_parse("x/y", "cfg/x/y", "mkfs = -b 4096\n", &c, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "cfg/x/y: key 'fstype': missing");
-	assert_int_equal(catalog_parse("x/y", "f", "fstype = xfs\ndevices = log, tape\n", &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(catalog_parse("x/y", "f", "fstype = xfs\ndevices = log, tape\n", &c, err, sizeof(err)),
+			 -EINVAL);
 	assert_string_equal(err, "f:2: key 'devices': unknown device 'tape'");
 	assert_int_equal(catalog_load(CATALOG, "xfs/9k", &c, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "config 'xfs/9k': no such config in the catalog");
@@ -177,9 +179,8 @@ static void test_bad(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_every_config_loads), cmocka_unit_test(test_expand),
-		cmocka_unit_test(test_unmet),		   cmocka_unit_test(test_sections),
-		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_every_config_loads), cmocka_unit_test(test_expand), cmocka_unit_test(test_unmet),
+		cmocka_unit_test(test_sections),	   cmocka_unit_test(test_bad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

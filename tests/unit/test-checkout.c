@@ -31,29 +31,28 @@ static char *tests[] = { t1, t2, t3, t4, t5, t6, t7, t8, NULL };
 
 static void test_session(void **state)
 {
-	const char *out =
-		"xfs/999 - unknown test, ignored\n"
-		"FSTYP         -- xfs (non-debug)\n"
-		"PLATFORM      -- Linux/x86_64 vm 6.18.44 #1 SMP PREEMPT_DYNAMIC @0\n"
-		"\n"
-		"generic/001         3s\n"
-		"selftest/001 1s ...  0s\n"
-		"selftest/002       - output mismatch (see /r//selftest/002.out.bad)\n"
-		"    --- tests/selftest/002.out\t2026-01-01 13:14:26.000000000 +0000\n"
-		"    +++ /r//selftest/002.out.bad\t2026-12-03 07:56:52.434984285 +0000\n"
-		"    @@ -1,2 +1,2 @@\n"
-		"    -Silence is golden\n"
-		"    ...\n"
-		"    (Run 'diff -u /x /y'  to see the entire diff)\n"
-		"selftest/003       [failed, exit status 1]- output mismatch (see /r//selftest/003.out.bad)\n"
-		"selftest/004       [not run] Always skip me\n"
-		"selftest/900       _check_dmesg: something found in dmesg (see /r//selftest/900.dmesg)\n"
-		"\n"
-		"generic/005        - output mismatch (see x)\n"
-		"generic/005        2s\n"
-		"generic/005 aggregate results across 2 runs: fail=1 (50.0%), pass=1 (50.0%)\n"
-		"Ran: generic/001 selftest/001\n"
-		"Passed all 2 tests\n";
+	const char *out = "xfs/999 - unknown test, ignored\n"
+			  "FSTYP         -- xfs (non-debug)\n"
+			  "PLATFORM      -- Linux/x86_64 vm 6.18.44 #1 SMP PREEMPT_DYNAMIC @0\n"
+			  "\n"
+			  "generic/001         3s\n"
+			  "selftest/001 1s ...  0s\n"
+			  "selftest/002       - output mismatch (see /r//selftest/002.out.bad)\n"
+			  "    --- tests/selftest/002.out\t2026-01-01 13:14:26.000000000 +0000\n"
+			  "    +++ /r//selftest/002.out.bad\t2026-12-03 07:56:52.434984285 +0000\n"
+			  "    @@ -1,2 +1,2 @@\n"
+			  "    -Silence is golden\n"
+			  "    ...\n"
+			  "    (Run 'diff -u /x /y'  to see the entire diff)\n"
+			  "selftest/003       [failed, exit status 1]- output mismatch (see /r//selftest/003.out.bad)\n"
+			  "selftest/004       [not run] Always skip me\n"
+			  "selftest/900       _check_dmesg: something found in dmesg (see /r//selftest/900.dmesg)\n"
+			  "\n"
+			  "generic/005        - output mismatch (see x)\n"
+			  "generic/005        2s\n"
+			  "generic/005 aggregate results across 2 runs: fail=1 (50.0%), pass=1 (50.0%)\n"
+			  "Ran: generic/001 selftest/001\n"
+			  "Passed all 2 tests\n";
 	struct checkout p;
 	struct log l = { 0 };
 
@@ -68,12 +67,18 @@ static void test_session(void **state)
 	assert_string_equal(l.lines[2], "START generic/001");
 	assert_string_equal(l.lines[3], "RESULT generic/001 v=0 s=3 3s");
 	assert_string_equal(l.lines[5], "RESULT selftest/001 v=0 s=0 1s ...  0s");
-	assert_string_equal(l.lines[7], "RESULT selftest/002 v=3 s=-1 - output mismatch (see /r//selftest/002.out.bad)");
-	assert_string_equal(l.lines[8], "EXCERPT selftest/002 --- tests/selftest/002.out\t2026-01-01 13:14:26.000000000 +0000");
+	assert_string_equal(l.lines[7],
+			    "RESULT selftest/002 v=3 s=-1 - output mismatch (see /r//selftest/002.out.bad)");
+	assert_string_equal(l.lines[8],
+			    "EXCERPT selftest/002 --- tests/selftest/002.out\t2026-01-01 13:14:26.000000000 +0000");
 	assert_string_equal(l.lines[13], "EXCERPT selftest/002 (Run 'diff -u /x /y'  to see the entire diff)");
-	assert_string_equal(l.lines[15], "RESULT selftest/003 v=3 s=-1 [failed, exit status 1]- output mismatch (see /r//selftest/003.out.bad)");
+	assert_string_equal(
+		l.lines[15],
+		"RESULT selftest/003 v=3 s=-1 [failed, exit status 1]- output mismatch (see /r//selftest/003.out.bad)");
 	assert_string_equal(l.lines[17], "RESULT selftest/004 v=1 s=-1 [not run] Always skip me");
-	assert_string_equal(l.lines[19], "RESULT selftest/900 v=3 s=-1 _check_dmesg: something found in dmesg (see /r//selftest/900.dmesg)");
+	assert_string_equal(
+		l.lines[19],
+		"RESULT selftest/900 v=3 s=-1 _check_dmesg: something found in dmesg (see /r//selftest/900.dmesg)");
 	assert_string_equal(l.lines[21], "RESULT generic/005 v=3 s=-1 - output mismatch (see x)");
 	assert_string_equal(l.lines[23], "RESULT generic/005 v=0 s=2 2s");
 	assert_string_equal(l.lines[24], "AGGREGATE generic/005 fail=1 pass=1");
@@ -108,7 +113,9 @@ static void test_verdicts(void **state)
 	assert_int_equal(s, 1);
 	assert_int_equal(checkout_parse_verdict(" [07:57:16] [07:57:16] [not run]", &s), CV_NOTRUN);
 	assert_int_equal(checkout_parse_verdict("[expunged]", &s), CV_EXPUNGED);
-	assert_int_equal(checkout_parse_verdict("_check_xfs_filesystem: filesystem on /dev/loop1 is inconsistent (r)", &s), CV_FAIL);
+	assert_int_equal(
+		checkout_parse_verdict("_check_xfs_filesystem: filesystem on /dev/loop1 is inconsistent (r)", &s),
+		CV_FAIL);
 	assert_int_equal(checkout_parse_verdict("[dumped core]", &s), CV_FAIL);
 	assert_int_equal(checkout_parse_verdict("- no such test?", &s), CV_UNKNOWN_TEST);
 }

@@ -29,13 +29,12 @@ static void test_values(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(config_parse_cmdline(
-				 "console=ttyS0 fsagent.dev.test=serial:abc fsagent.dev.scratch=/dev/vdc "
-				 "fsagent.dev.pool=vdd,vde,label:p3 fsagent.wipe=vdc,serial:x "
-				 "fsagent.action=reboot fsagent.udev=0 fsagent.fs=xfs,ext4 "
-				 "fsagent.modules=dm_flakey \"fsagent.hostname=vm-1\" fsagent.loglevel=3 "
-				 "fsagent.root=LABEL=fsagent-root",
-				 &c, err, sizeof(err)),
+	assert_int_equal(config_parse_cmdline("console=ttyS0 fsagent.dev.test=serial:abc fsagent.dev.scratch=/dev/vdc "
+					      "fsagent.dev.pool=vdd,vde,label:p3 fsagent.wipe=vdc,serial:x "
+					      "fsagent.action=reboot fsagent.udev=0 fsagent.fs=xfs,ext4 "
+					      "fsagent.modules=dm_flakey \"fsagent.hostname=vm-1\" fsagent.loglevel=3 "
+					      "fsagent.root=LABEL=fsagent-root",
+					      &c, err, sizeof(err)),
 			 0);
 	assert_string_equal(c.role_spec[ROLE_TEST], "serial:abc");
 	assert_string_equal(c.role_spec[ROLE_SCRATCH], "/dev/vdc");
@@ -58,8 +57,7 @@ static void test_quoted_value(void **state)
 
 	(void)state;
 	/* the kernel's quoting: quotes group and vanish */
-	assert_int_equal(config_parse_cmdline("a=\"x y\" fsagent.dev.test=\"label:my disk\" b", &c, err,
-					      sizeof(err)),
+	assert_int_equal(config_parse_cmdline("a=\"x y\" fsagent.dev.test=\"label:my disk\" b", &c, err, sizeof(err)),
 			 0);
 	assert_string_equal(c.role_spec[ROLE_TEST], "label:my disk");
 	boot_config_release(&c);

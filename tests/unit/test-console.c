@@ -32,8 +32,8 @@ static void test_roundtrip(void **state)
 	assert_int_equal(ev.status, TS_TIMEOUT);
 	assert_true(ev.seconds > 301.1 && ev.seconds < 301.3);
 
-	assert_int_equal(console_format_final(msg, sizeof(msg), CONSOLE_TESTS_FAILED, "bundle runs/20261204T1-ab: fail 1",
-					      "poweroff", 9000),
+	assert_int_equal(console_format_final(msg, sizeof(msg), CONSOLE_TESTS_FAILED,
+					      "bundle runs/20261204T1-ab: fail 1", "poweroff", 9000),
 			 0);
 	snprintf(line, sizeof(line), CONSOLE_PREFIX "%s", msg);
 	assert_int_equal(parse(line, &ev), CONSOLE_FINAL_LINE);
@@ -68,11 +68,16 @@ static void test_kinds(void **state)
 static void test_hostile(void **state)
 {
 	static const char *const not_progress[] = {
-		"fsagent: [0/5] xfs/4k generic/001: pass (1.0s)",   "fsagent: [6/5] xfs/4k generic/001: pass (1.0s)",
-		"fsagent: [1/5] xfs/4k generic/001: bogus (1.0s)",  "fsagent: [1/5] xfs/4k generic/001: pass (-1.0s)",
-		"fsagent: [1/5] xfs/4k generic/001: pass (1.0)",    "fsagent: [1/5] xfs/4k generic/001: pass (1e99s)",
-		"fsagent: [1/5] xfs/4k generic/001 pass (1.0s)",    "fsagent: [x/5] xfs/4k generic/001: pass (1.0s)",
-		"fsagent: [1/99999999999999999999999] a b: pass (1s)", "fsagent: [1/5]",
+		"fsagent: [0/5] xfs/4k generic/001: pass (1.0s)",
+		"fsagent: [6/5] xfs/4k generic/001: pass (1.0s)",
+		"fsagent: [1/5] xfs/4k generic/001: bogus (1.0s)",
+		"fsagent: [1/5] xfs/4k generic/001: pass (-1.0s)",
+		"fsagent: [1/5] xfs/4k generic/001: pass (1.0)",
+		"fsagent: [1/5] xfs/4k generic/001: pass (1e99s)",
+		"fsagent: [1/5] xfs/4k generic/001 pass (1.0s)",
+		"fsagent: [x/5] xfs/4k generic/001: pass (1.0s)",
+		"fsagent: [1/99999999999999999999999] a b: pass (1s)",
+		"fsagent: [1/5]",
 	};
 	struct console_event ev;
 	char line[CONSOLE_LINE_MAX * 2];

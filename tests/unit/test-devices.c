@@ -124,8 +124,7 @@ static void test_json(void **state)
 	j = devices_to_json(&l);
 	assert_int_equal(json_array_size(j), l.n);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(j, 0), "name")), "nvme0n1");
-	assert_string_equal(json_string_value(json_object_get(
-				    json_object_get(json_array_get(j, 0), "queue"), "zoned")),
+	assert_string_equal(json_string_value(json_object_get(json_object_get(json_array_get(j, 0), "queue"), "zoned")),
 			    "host-managed");
 	json_decref(j);
 	device_list_release(&l);
@@ -135,8 +134,7 @@ static void test_json(void **state)
 static void test_trim_and_ids(void **state)
 {
 	char s[] = "  fsagent-zns          ", id[128];
-	struct device d = { .serial = (char *)"abc 1", .model = (char *)"QEMU NVMe Ctrl",
-			    .transport = (char *)"nvme" };
+	struct device d = { .serial = (char *)"abc 1", .model = (char *)"QEMU NVMe Ctrl", .transport = (char *)"nvme" };
 
 	(void)state;
 	assert_string_equal(devices_trim_serial(s), "fsagent-zns");
@@ -152,8 +150,9 @@ static void test_trim_and_ids(void **state)
 
 static void test_describe(void **state)
 {
-	struct device d = { .devnode = "/dev/vdc", .fstype = (char *)"xfs", .usage = (char *)"filesystem",
-			    .uuid = (char *)"u-1" };
+	struct device d = {
+		.devnode = "/dev/vdc", .fstype = (char *)"xfs", .usage = (char *)"filesystem", .uuid = (char *)"u-1"
+	};
 	char buf[256];
 
 	(void)state;
@@ -184,10 +183,9 @@ static void test_missing_sysroot(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_debian_vm),   cmocka_unit_test(test_testvm),
-		cmocka_unit_test(test_json),
-		cmocka_unit_test(test_trim_and_ids), cmocka_unit_test(test_describe),
-		cmocka_unit_test(test_missing_sysroot),
+		cmocka_unit_test(test_debian_vm), cmocka_unit_test(test_testvm),
+		cmocka_unit_test(test_json),	  cmocka_unit_test(test_trim_and_ids),
+		cmocka_unit_test(test_describe),  cmocka_unit_test(test_missing_sysroot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -123,10 +123,8 @@ static void test_hostile_length(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_roundtrip),
-		cmocka_unit_test(test_interleaved),
-		cmocka_unit_test(test_damaged),
-		cmocka_unit_test(test_last_frame_wins),
+		cmocka_unit_test(test_roundtrip),      cmocka_unit_test(test_interleaved),
+		cmocka_unit_test(test_damaged),	       cmocka_unit_test(test_last_frame_wins),
 		cmocka_unit_test(test_hostile_length),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

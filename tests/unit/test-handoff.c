@@ -40,9 +40,21 @@ static void test_no_drivers(void **state)
 static void test_malformed(void **state)
 {
 	static const char *const bad[] = {
-		"", "812", "812,", "812,1460", "x,1460,", "812,y,", "-1,5,", "812,1460,virtio_pci",
-		"812,1460,virtio pci+", "812,1460,+", "812,1460,../x+", "9,5,", /* switched before it started */
-		"99999999999999999999999,5,", "812 ,1460,", "812,1460,a+\n",
+		"",
+		"812",
+		"812,",
+		"812,1460",
+		"x,1460,",
+		"812,y,",
+		"-1,5,",
+		"812,1460,virtio_pci",
+		"812,1460,virtio pci+",
+		"812,1460,+",
+		"812,1460,../x+",
+		"9,5,", /* switched before it started */
+		"99999999999999999999999,5,",
+		"812 ,1460,",
+		"812,1460,a+\n",
 	};
 	struct handoff d = { .start_ms = 77 };
 
@@ -99,10 +111,8 @@ static void test_udev_fd(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_roundtrip),
-		cmocka_unit_test(test_no_drivers),
-		cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_drivers_bounded),
+		cmocka_unit_test(test_roundtrip), cmocka_unit_test(test_no_drivers),
+		cmocka_unit_test(test_malformed), cmocka_unit_test(test_drivers_bounded),
 		cmocka_unit_test(test_udev_fd),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,8 +13,8 @@ static const char record[] =
 
 static void test_fields(void **state)
 {
-	struct jscan_field f[] = { { "name" }, { "status" }, { "duration" }, { "reason" }, { "missing" },
-				   { "excerpt" }, { "findings" } };
+	struct jscan_field f[] = { { "name" },	  { "status" },	 { "duration" }, { "reason" },
+				   { "missing" }, { "excerpt" }, { "findings" } };
 	char buf[64];
 
 	(void)state;
@@ -121,7 +121,8 @@ static void test_same_as_jansson(void **state)
 
 			accepted += ours;
 			if (ours != jansson_ok(buf, n) && disagree++ < 5)
-				fprintf(stderr, "disagree (jscan %s): %.*s\n", ours ? "accepts" : "rejects", (int)n, buf);
+				fprintf(stderr, "disagree (jscan %s): %.*s\n", ours ? "accepts" : "rejects", (int)n,
+					buf);
 		}
 	}
 	assert_int_equal(disagree, 0);

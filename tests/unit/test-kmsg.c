@@ -41,8 +41,8 @@ static void test_real_capture(void **state)
 {
 	char *buf = NULL, test[64] = "";
 	unsigned seen[16][KMSG_FINDING_MAX] = { 0 };
-	const char *names[] = { "selftest/001", "selftest/901", "selftest/902", "selftest/903",
-				"selftest/909", "selftest/905" };
+	const char *names[] = { "selftest/001", "selftest/901", "selftest/902",
+				"selftest/903", "selftest/909", "selftest/905" };
 	int cur = -1, records = 0;
 
 	(void)state;
@@ -93,12 +93,15 @@ static void test_kernel_formats(void **state)
 	assert_int_equal(classify("BUG: KFENCE: out-of-bounds read in test_oob+0x1/0x2"), KMSG_KFENCE);
 	assert_int_equal(classify("BUG: KCSAN: data-race in ext4_mark_iloc_dirty / ext4_do_update_inode"), KMSG_KCSAN);
 	assert_int_equal(classify("UBSAN: shift-out-of-bounds in fs/xfs/libxfs/xfs_bmap.c:123:4"), KMSG_UBSAN);
-	assert_int_equal(classify("general protection fault, probably for non-canonical address 0xdead: 0000 [#1] SMP"), KMSG_GPF);
+	assert_int_equal(classify("general protection fault, probably for non-canonical address 0xdead: 0000 [#1] SMP"),
+			 KMSG_GPF);
 	assert_int_equal(classify("NMI watchdog: Watchdog detected hard LOCKUP on cpu 1"), KMSG_HARD_LOCKUP);
 	assert_int_equal(classify("rcu: INFO: rcu_sched detected stalls on CPUs/tasks:"), KMSG_RCU_STALL);
 	assert_int_equal(classify("Kernel panic - not syncing: sysrq triggered crash"), KMSG_PANIC);
 	assert_int_equal(classify("BUG: sleeping function called from invalid context at mm/slab.h:1"), KMSG_BUG);
-	assert_int_equal(classify("BUG kmalloc-64 (Not tainted): Objects remaining in kmalloc-64 on __kmem_cache_shutdown()"), KMSG_BUG);
+	assert_int_equal(
+		classify("BUG kmalloc-64 (Not tainted): Objects remaining in kmalloc-64 on __kmem_cache_shutdown()"),
+		KMSG_BUG);
 	/* fstests' filters and near misses */
 	assert_int_equal(classify("WARNING: Reset corrupted AGFL on AG 0. 1 blocks leaked."), KMSG_NONE);
 	assert_int_equal(classify("XFS (vdb): Mounting V5 Filesystem"), KMSG_NONE);

@@ -24,26 +24,25 @@ static void test_defaults(void **state)
 	plan_release(&p);
 }
 
-static const char *good_file =
-	"# a plan written by the host\n"
-	"configs = xfs/4k, ext4/1k\n"
-	"groups = quick\n"
-	"exclude_groups = dangerous,stress\n"
-	"tests = generic/001 xfs/0?? btrfs/013-foo\n"
-	"exclude = generic/475   # flaky here\n"
-	"expunge_files = expunge/all.txt\n"
-	"\n"
-	"order = random\n"
-	"seed = 18446744073709551615\n"
-	"iterations = 3\n"
-	"rerun_failures = 2\n"
-	"timeout = 15m\n"
-	"timeout.generic/475 = 2h\n"
-	"mkfs_options = -m reflink=1\n"
-	"mount_options = -o noatime\n"
-	"soak.duration = 2d\n"
-	"soak.deadline = 2026-12-10T00:00:00Z\n"
-	"soak.stop_file = STOP\n";
+static const char *good_file = "# a plan written by the host\n"
+			       "configs = xfs/4k, ext4/1k\n"
+			       "groups = quick\n"
+			       "exclude_groups = dangerous,stress\n"
+			       "tests = generic/001 xfs/0?? btrfs/013-foo\n"
+			       "exclude = generic/475   # flaky here\n"
+			       "expunge_files = expunge/all.txt\n"
+			       "\n"
+			       "order = random\n"
+			       "seed = 18446744073709551615\n"
+			       "iterations = 3\n"
+			       "rerun_failures = 2\n"
+			       "timeout = 15m\n"
+			       "timeout.generic/475 = 2h\n"
+			       "mkfs_options = -m reflink=1\n"
+			       "mount_options = -o noatime\n"
+			       "soak.duration = 2d\n"
+			       "soak.deadline = 2026-12-10T00:00:00Z\n"
+			       "soak.stop_file = STOP\n";
 
 static void test_file(void **state)
 {
@@ -136,16 +135,14 @@ static void test_command_line_over_file(void **state)
 	assert_int_equal(plan_init(&p), 0);
 	assert_int_equal(plan_apply_file(&p, "results:/plan.conf", good_file, err, sizeof(err)), 0);
 	for (size_t i = 0; i < c.n_plan; i++)
-		assert_int_equal(plan_set(&p, "kernel command line", 0, c.plan_keys[i], c.plan_values[i],
-					  err, sizeof(err)),
-				 0);
+		assert_int_equal(
+			plan_set(&p, "kernel command line", 0, c.plan_keys[i], c.plan_values[i], err, sizeof(err)), 0);
 	assert_true(p.seed == 7);
 	assert_int_equal(plan_timeout_for(&p, "generic/475"), 600);
 	assert_int_equal(strv_length(p.configs), 1);
 	assert_string_equal(json_string_value(json_object_get(p.origins, "seed")), "kernel command line");
 	/* a bad value from the command line names its source */
-	assert_int_equal(plan_set(&p, "kernel command line", 0, "iterations", "many", err, sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(plan_set(&p, "kernel command line", 0, "iterations", "many", err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "kernel command line: key 'iterations': 'many' is not a number from 1 to 1000000");
 	plan_release(&p);
 	boot_config_release(&c);

@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 static void write_ledger(const char *text)
 {
 	unit_write_file("claims.json", "w", text);
@@ -50,8 +49,7 @@ static void test_parse_bad(void **state)
 
 static void test_write_keeps_old(void **state)
 {
-	struct device a = { .name = "vdb", .devnode = "/dev/vdb", .serial = (char *)"fsagent-test",
-			    .size_bytes = 42 };
+	struct device a = { .name = "vdb", .devnode = "/dev/vdb", .serial = (char *)"fsagent-test", .size_bytes = 42 };
 	struct roles r = { .n = 1 };
 	char path[128], **v = NULL, err[256];
 

@@ -102,8 +102,10 @@ static void test_root_never(void **state)
 
 static void test_explicit_specs(void **state)
 {
-	struct roles_request req = { .spec = { [ROLE_TEST] = "label:precious", [ROLE_SCRATCH] = "/dev/vdb",
-					       [ROLE_RT] = "serial:nope", [ROLE_POOL] = "vdf,vde" },
+	struct roles_request req = { .spec = { [ROLE_TEST] = "label:precious",
+					       [ROLE_SCRATCH] = "/dev/vdb",
+					       [ROLE_RT] = "serial:nope",
+					       [ROLE_POOL] = "vdf,vde" },
 				     .wipe = "vdd" };
 	struct roles r;
 
@@ -171,8 +173,10 @@ static void test_by_id_link(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/dev/disk/by-id", dir);
 	assert_int_equal(system(NULL) != 0, 1);
-	snprintf(path, sizeof(path), "mkdir -p %s/dev/disk/by-id && touch %s/dev/vdb && "
-		 "ln -s ../../vdb %s/dev/disk/by-id/virtio-t", dir, dir, dir);
+	snprintf(path, sizeof(path),
+		 "mkdir -p %s/dev/disk/by-id && touch %s/dev/vdb && "
+		 "ln -s ../../vdb %s/dev/disk/by-id/virtio-t",
+		 dir, dir, dir);
 	assert_int_equal(system(path), 0);
 	sysroot_set(dir);
 	assert_true(roles_spec_matches("/dev/disk/by-id/virtio-t", &d));

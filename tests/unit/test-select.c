@@ -17,13 +17,12 @@ static struct expunge_ctx ctx(const char *kernel, const char *fs, const char *co
 	return c;
 }
 
-static const char *expunge_text =
-	"# known failures\n"
-	"generic/002 kernel<6.6 fs=xfs          # fixed by a commit in 6.6\n"
-	"generic/00? kernel>=6.1 kernel<6.2 config=ext4/1k,ext4/bigalloc_* # a range\n"
-	"xfs/001 cap=dax                       # needs real DAX\n"
-	"xfs/001 !cap=lockdep arch=aarch64     # never on arm without lockdep\n"
-	"\n";
+static const char *expunge_text = "# known failures\n"
+				  "generic/002 kernel<6.6 fs=xfs          # fixed by a commit in 6.6\n"
+				  "generic/00? kernel>=6.1 kernel<6.2 config=ext4/1k,ext4/bigalloc_* # a range\n"
+				  "xfs/001 cap=dax                       # needs real DAX\n"
+				  "xfs/001 !cap=lockdep arch=aarch64     # never on arm without lockdep\n"
+				  "\n";
 
 static void test_expunge_parse_and_match(void **state)
 {
@@ -146,9 +145,8 @@ static void test_select_tests_and_expunges(void **state)
 	assert_int_equal(plan_init(&p), 0);
 	assert_int_equal(expunge_parse(&l, "expunge/all.txt", expunge_text, err, sizeof(err)), 0);
 	/* explicit tests keep their order; globs expand; the default group does not apply */
-	assert_int_equal(plan_set(&p, "t", 1, "tests", "xfs/001 generic/00? selftest/011 generic/999",
-				  err, sizeof(err)),
-			 0);
+	assert_int_equal(
+		plan_set(&p, "t", 1, "tests", "xfs/001 generic/00? selftest/011 generic/999", err, sizeof(err)), 0);
 	s = run_select(&p, &l, "xfs");
 	assert_int_equal(s.n, 10);
 	assert_string_equal(s.v[0].name, "generic/999");
@@ -183,9 +181,8 @@ static void test_group_list_errors(void **state)
 						 "# header\n001 auto\nabc auto\n", &g, err, sizeof(err)),
 			 -EINVAL);
 	assert_string_equal(err, "tests/generic/group.list:3: 'abc' is not a test name");
-	assert_int_equal(select_parse_group_list("generic", "g", "001-foo auto quick # c\n\n002\n", &g, err,
-						 sizeof(err)),
-			 0);
+	assert_int_equal(
+		select_parse_group_list("generic", "g", "001-foo auto quick # c\n\n002\n", &g, err, sizeof(err)), 0);
 	assert_int_equal(g.n, 2);
 	assert_string_equal(g.names[0], "001-foo");
 	assert_true(strv_contains(g.groups[0], "quick"));
@@ -196,10 +193,8 @@ static void test_group_list_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_expunge_parse_and_match),
-		cmocka_unit_test(test_expunge_errors),
-		cmocka_unit_test(test_select_groups),
-		cmocka_unit_test(test_select_tests_and_expunges),
+		cmocka_unit_test(test_expunge_parse_and_match), cmocka_unit_test(test_expunge_errors),
+		cmocka_unit_test(test_select_groups),		cmocka_unit_test(test_select_tests_and_expunges),
 		cmocka_unit_test(test_group_list_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

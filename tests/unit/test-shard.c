@@ -89,8 +89,10 @@ static void test_against_optimum(void **state)
 
 static void test_deterministic(void **state)
 {
-	struct shard_item a[] = { { "xfs/4k", "generic/001", 5 }, { "xfs/4k", "generic/002", 5 },
-				  { "ext4/4k", "generic/001", 5 }, { "xfs/4k", "generic/003", 9 } };
+	struct shard_item a[] = { { "xfs/4k", "generic/001", 5 },
+				  { "xfs/4k", "generic/002", 5 },
+				  { "ext4/4k", "generic/001", 5 },
+				  { "xfs/4k", "generic/003", 9 } };
 	struct shard_item b[] = { a[3], a[2], a[1], a[0] };
 	unsigned wa[4], wb[4];
 
@@ -110,8 +112,10 @@ static void test_deterministic(void **state)
 
 static void test_fill(void **state)
 {
-	struct shard_item it[] = { { "xfs/4k", "generic/001", 0 }, { "xfs/4k", "generic/002", 0 },
-				   { "xfs/4k", "generic/003", 0 }, { "ext4/4k", "generic/001", 0 } };
+	struct shard_item it[] = { { "xfs/4k", "generic/001", 0 },
+				   { "xfs/4k", "generic/002", 0 },
+				   { "xfs/4k", "generic/003", 0 },
+				   { "ext4/4k", "generic/001", 0 } };
 	json_t *d = json_pack("{s:s, s:{s:{s:f, s:f, s:f}}}", "schema", DURATIONS_SCHEMA, "durations", "xfs/4k",
 			      "generic/001", 10.0, "generic/002", 2.0, "generic/003", 4.0);
 

@@ -209,7 +209,8 @@ struct verdict {
 	double p_worse, p_better, adj;
 };
 
-const char *const compare_classes[COMPARE_CLASSES] = { "regression", "flaky", "failing", "not-comparable", "fixed", "pass" };
+const char *const compare_classes[COMPARE_CLASSES] = { "regression",	 "flaky", "failing",
+						       "not-comparable", "fixed", "pass" };
 
 static int class_rank(const char *cls)
 {
@@ -274,12 +275,13 @@ static void holm(struct verdict *v, size_t n, bool worse)
 static json_t *side_json(const struct side_stats *s)
 {
 	uint64_t r = runs(s), nb = bad(s);
-	json_t *j = json_pack("{s:I, s:I, s:I}", "runs", (json_int_t)r, "passes", (json_int_t)s->n[TS_PASS],
-			      "failures", (json_int_t)nb);
+	json_t *j = json_pack("{s:I, s:I, s:I}", "runs", (json_int_t)r, "passes", (json_int_t)s->n[TS_PASS], "failures",
+			      (json_int_t)nb);
 
 	for (int i = TS_FAIL; i < TS_MAX; i++)
 		if (s->n[i])
-			json_object_set_new(j, test_status_to_string((enum test_status)i), json_integer((json_int_t)s->n[i]));
+			json_object_set_new(j, test_status_to_string((enum test_status)i),
+					    json_integer((json_int_t)s->n[i]));
 	json_object_set_new(j, "failure_rate", r ? json_real((double)nb / r) : json_null());
 	json_object_set_new(j, "duration_mean", r ? json_real(s->dur_total / r) : json_null());
 	json_object_set_new(j, "duration_max", json_real(s->dur_max));
@@ -330,18 +332,18 @@ json_t *compare_result(struct compare *c, double alpha)
 			continue;
 		if (bad(k) && v[i].p_worse < v[i].p_better && v[i].adj < alpha) {
 			v[i].cls = "regression";
-			snprintf(v[i].reason, sizeof(v[i].reason), "%s on the baseline, %s on the candidate", side_state(b),
-				 side_state(k));
+			snprintf(v[i].reason, sizeof(v[i].reason), "%s on the baseline, %s on the candidate",
+				 side_state(b), side_state(k));
 		} else if (bad(b) && v[i].p_better < v[i].p_worse && v[i].adj < alpha) {
 			v[i].cls = "fixed";
-			snprintf(v[i].reason, sizeof(v[i].reason), "%s on the baseline, %s on the candidate", side_state(b),
-				 side_state(k));
+			snprintf(v[i].reason, sizeof(v[i].reason), "%s on the baseline, %s on the candidate",
+				 side_state(b), side_state(k));
 		} else if (bad(b) == runs(b) && bad(k) == runs(k)) {
 			v[i].cls = "failing";
 		} else {
 			v[i].cls = "flaky";
-			snprintf(v[i].reason, sizeof(v[i].reason), "%s on the baseline, %s on the candidate", side_state(b),
-				 side_state(k));
+			snprintf(v[i].reason, sizeof(v[i].reason), "%s on the baseline, %s on the candidate",
+				 side_state(b), side_state(k));
 		}
 	}
 	qsort(v, c->n, sizeof(*v), cmp_verdict);
@@ -362,9 +364,9 @@ json_t *compare_result(struct compare *c, double alpha)
 				    json_integer(json_integer_value(json_object_get(counts, v[i].cls)) + 1));
 	}
 	free(v);
-	doc = json_pack("{s:s, s:f, s:{s:i, s:O, s:O}, s:{s:i, s:O, s:O}, s:o, s:o}", "schema", COMPARE_SCHEMA,
-			"alpha", alpha, "baseline", "bundles", (int)c->side[0].bundles, "kernels", c->side[0].kernels,
-			"paths", c->side[0].paths, "candidate", "bundles", (int)c->side[1].bundles, "kernels",
+	doc = json_pack("{s:s, s:f, s:{s:i, s:O, s:O}, s:{s:i, s:O, s:O}, s:o, s:o}", "schema", COMPARE_SCHEMA, "alpha",
+			alpha, "baseline", "bundles", (int)c->side[0].bundles, "kernels", c->side[0].kernels, "paths",
+			c->side[0].paths, "candidate", "bundles", (int)c->side[1].bundles, "kernels",
 			c->side[1].kernels, "paths", c->side[1].paths, "counts", counts, "tests", tests);
 	return doc;
 }
@@ -398,7 +400,8 @@ int compare_rerun_plan(json_t *res, const char *path, unsigned iterations, char 
 		goto out;
 	}
 	json_array_foreach(json_object_get(res, "tests"), i, t)
-		if (compare_num(json_object_get(t, "candidate"), "failures") && !streq(compare_str(t, "class"), "failing")) {
+		if (compare_num(json_object_get(t, "candidate"), "failures") &&
+		    !streq(compare_str(t, "class"), "failing")) {
 			if (!strv_contains(configs, compare_str(t, "config")))
 				r = r < 0 ? r : strv_push(&configs, compare_str(t, "config"));
 			if (!strv_contains(tests, compare_str(t, "test")))

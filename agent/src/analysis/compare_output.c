@@ -21,7 +21,8 @@ void compare_text(json_t *res, FILE *out)
 	size_t i;
 
 	fprintf(out, "baseline: %llu bundles; candidate: %llu bundles; alpha %g (Holm-corrected)\n",
-		compare_num(json_object_get(res, "baseline"), "bundles"), compare_num(json_object_get(res, "candidate"), "bundles"),
+		compare_num(json_object_get(res, "baseline"), "bundles"),
+		compare_num(json_object_get(res, "candidate"), "bundles"),
 		json_real_value(json_object_get(res, "alpha")));
 	for (size_t k = 0; k < ARRAY_SIZE(compare_classes); k++)
 		fprintf(out, "%s%s %llu", k ? ", " : "", compare_classes[k], compare_num(cnt, compare_classes[k]));
@@ -29,8 +30,7 @@ void compare_text(json_t *res, FILE *out)
 	for (size_t k = 0; k < ARRAY_SIZE(compare_classes) - 1; k++) {
 		bool head = false;
 
-		json_array_foreach(json_object_get(res, "tests"), i, t)
-		{
+		json_array_foreach(json_object_get(res, "tests"), i, t) {
 			if (!streq(compare_str(t, "class"), compare_classes[k]))
 				continue;
 			if (!head)
@@ -43,9 +43,11 @@ void compare_text(json_t *res, FILE *out)
 			if (streq(compare_classes[k], "regression") || streq(compare_classes[k], "fixed") ||
 			    streq(compare_classes[k], "flaky"))
 				fprintf(out, ", p=%.3g (adjusted %.3g)",
-					json_real_value(json_object_get(t, streq(compare_classes[k], "fixed") ? "p_better" : "p_worse")),
+					json_real_value(json_object_get(
+						t, streq(compare_classes[k], "fixed") ? "p_better" : "p_worse")),
 					json_real_value(json_object_get(t, "p_adjusted")));
-			if (*compare_str(t, "reason") && !streq(compare_classes[k], "regression") && !streq(compare_classes[k], "fixed"))
+			if (*compare_str(t, "reason") && !streq(compare_classes[k], "regression") &&
+			    !streq(compare_classes[k], "fixed"))
 				fprintf(out, ": %s", compare_str(t, "reason"));
 			fputc('\n', out);
 		}
@@ -84,15 +86,15 @@ static void html_rates(json_t *res, FILE *out)
 		fputs("<p>No test failed on either side.</p>\n", out);
 		return;
 	}
-	fprintf(out, "<svg width=\"%d\" height=\"%zu\" role=\"img\" aria-label=\"pass rates\">\n", w,
-		rows * row + 30);
+	fprintf(out, "<svg width=\"%d\" height=\"%zu\" role=\"img\" aria-label=\"pass rates\">\n", w, rows * row + 30);
 	for (int p = 0; p <= 100; p += 25)
-		fprintf(out, "<line x1=\"%d\" y1=\"0\" x2=\"%d\" y2=\"%zu\" class=\"grid\"/><text x=\"%d\" y=\"%zu\" class=\"ax\">%d%%</text>\n",
+		fprintf(out,
+			"<line x1=\"%d\" y1=\"0\" x2=\"%d\" y2=\"%zu\" class=\"grid\"/><text x=\"%d\" y=\"%zu\" "
+			"class=\"ax\">%d%%</text>\n",
 			left + p * (w - left - 20) / 100, left + p * (w - left - 20) / 100, rows * row,
 			left + p * (w - left - 20) / 100 - 8, rows * row + 14, p);
 	rows = 0;
-	json_array_foreach(json_object_get(res, "tests"), i, t)
-	{
+	json_array_foreach(json_object_get(res, "tests"), i, t) {
 		double rb = rate(json_object_get(t, "baseline")), rc = rate(json_object_get(t, "candidate"));
 		int y = (int)rows * row;
 
@@ -104,11 +106,11 @@ static void html_rates(json_t *res, FILE *out)
 		html_escape(out, compare_str(t, "test"));
 		fputs("</text>\n", out);
 		if (rb >= 0)
-			fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"7\" class=\"base\"/>\n", left, y + 2,
-				(int)(rb * (w - left - 20)));
+			fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"7\" class=\"base\"/>\n", left,
+				y + 2, (int)(rb * (w - left - 20)));
 		if (rc >= 0)
-			fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"7\" class=\"cand\"/>\n", left, y + 9,
-				(int)(rc * (w - left - 20)));
+			fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"7\" class=\"cand\"/>\n", left,
+				y + 9, (int)(rc * (w - left - 20)));
 		rows++;
 	}
 	fputs("</svg>\n", out);
@@ -122,8 +124,7 @@ static void html_durations(json_t *res, FILE *out)
 	json_t *t;
 	size_t i;
 
-	json_array_foreach(json_object_get(res, "tests"), i, t)
-	{
+	json_array_foreach(json_object_get(res, "tests"), i, t) {
 		double a = json_real_value(json_object_get(json_object_get(t, "baseline"), "duration_mean"));
 		double b = json_real_value(json_object_get(json_object_get(t, "candidate"), "duration_mean"));
 
@@ -138,23 +139,26 @@ static void html_durations(json_t *res, FILE *out)
 	}
 	lo = log10(lo) - 0.1;
 	hi = log10(hi) + 0.1;
-	fprintf(out, "<svg width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"durations\">\n", size + pad, size + pad);
+	fprintf(out, "<svg width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"durations\">\n", size + pad,
+		size + pad);
 	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"0\" class=\"grid\"/>\n", pad, size, size + pad);
 	for (int e = (int)ceil(lo); e <= (int)floor(hi); e++) {
 		int x = pad + (int)((e - lo) / (hi - lo) * size), y = size - (int)((e - lo) / (hi - lo) * size);
 
-		fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"ax\">%gs</text><text x=\"0\" y=\"%d\" class=\"ax\">%gs</text>\n",
+		fprintf(out,
+			"<text x=\"%d\" y=\"%d\" class=\"ax\">%gs</text><text x=\"0\" y=\"%d\" "
+			"class=\"ax\">%gs</text>\n",
 			x - 8, size + 14, pow(10, e), y + 4, pow(10, e));
 	}
-	json_array_foreach(json_object_get(res, "tests"), i, t)
-	{
+	json_array_foreach(json_object_get(res, "tests"), i, t) {
 		double a = json_real_value(json_object_get(json_object_get(t, "baseline"), "duration_mean"));
 		double b = json_real_value(json_object_get(json_object_get(t, "candidate"), "duration_mean"));
 
 		if (a <= 0 || b <= 0)
 			continue;
-		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" class=\"%s\"><title>", pad + (log10(a) - lo) / (hi - lo) * size,
-			size - (log10(b) - lo) / (hi - lo) * size, compare_str(t, "class"));
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" class=\"%s\"><title>",
+			pad + (log10(a) - lo) / (hi - lo) * size, size - (log10(b) - lo) / (hi - lo) * size,
+			compare_str(t, "class"));
 		html_escape(out, compare_str(t, "config"));
 		fputc(' ', out);
 		html_escape(out, compare_str(t, "test"));
@@ -174,16 +178,20 @@ void compare_html(json_t *res, FILE *out)
 	      ".lbl{font-size:12px}.base{fill:#7a9cc6}.cand{fill:#e08a3c}circle{fill:#999}circle.regression,"
 	      "td.regression{fill:#c00;color:#c00;font-weight:bold}circle.flaky{fill:#e0a000}circle.fixed{fill:#090}"
 	      "circle.failing{fill:#600}.key span{display:inline-block;width:12px;height:8px;margin:0 4px}</style>"
-	      "</head><body>\n<h1>fsagent compare</h1>\n", out);
-	fprintf(out, "<p>baseline: %llu bundles; candidate: %llu bundles; alpha %g, Holm-corrected Fisher exact tests.</p>\n<p>",
-		compare_num(json_object_get(res, "baseline"), "bundles"), compare_num(json_object_get(res, "candidate"), "bundles"),
+	      "</head><body>\n<h1>fsagent compare</h1>\n",
+	      out);
+	fprintf(out,
+		"<p>baseline: %llu bundles; candidate: %llu bundles; alpha %g, Holm-corrected Fisher exact "
+		"tests.</p>\n<p>",
+		compare_num(json_object_get(res, "baseline"), "bundles"),
+		compare_num(json_object_get(res, "candidate"), "bundles"),
 		json_real_value(json_object_get(res, "alpha")));
 	for (size_t k = 0; k < ARRAY_SIZE(compare_classes); k++)
 		fprintf(out, "%s%s: %llu", k ? ", " : "", compare_classes[k], compare_num(cnt, compare_classes[k]));
 	fputs("</p>\n<table><tr><th>class</th><th>config</th><th>test</th><th>baseline failed</th>"
-	      "<th>candidate failed</th><th>p</th><th>adjusted p</th><th>why</th></tr>\n", out);
-	json_array_foreach(json_object_get(res, "tests"), i, t)
-	{
+	      "<th>candidate failed</th><th>p</th><th>adjusted p</th><th>why</th></tr>\n",
+	      out);
+	json_array_foreach(json_object_get(res, "tests"), i, t) {
 		json_t *b = json_object_get(t, "baseline"), *c = json_object_get(t, "candidate");
 
 		if (streq(compare_str(t, "class"), "pass"))
@@ -192,14 +200,17 @@ void compare_html(json_t *res, FILE *out)
 		html_escape(out, compare_str(t, "config"));
 		fputs("</td><td>", out);
 		html_escape(out, compare_str(t, "test"));
-		fprintf(out, "</td><td>%llu/%llu</td><td>%llu/%llu</td><td>%.3g</td><td>%.3g</td><td>", compare_num(b, "failures"),
-			compare_num(b, "runs"), compare_num(c, "failures"), compare_num(c, "runs"),
-			json_real_value(json_object_get(t, streq(compare_str(t, "class"), "fixed") ? "p_better" : "p_worse")),
+		fprintf(out, "</td><td>%llu/%llu</td><td>%llu/%llu</td><td>%.3g</td><td>%.3g</td><td>",
+			compare_num(b, "failures"), compare_num(b, "runs"), compare_num(c, "failures"),
+			compare_num(c, "runs"),
+			json_real_value(
+				json_object_get(t, streq(compare_str(t, "class"), "fixed") ? "p_better" : "p_worse")),
 			json_real_value(json_object_get(t, "p_adjusted")));
 		html_escape(out, compare_str(t, "reason"));
 		fputs("</td></tr>\n", out);
 	}
-	fputs("</table>\n<h2>Pass rate per test</h2>\n<p class=\"key\"><span class=\"base\" style=\"background:#7a9cc6\">"
+	fputs("</table>\n<h2>Pass rate per test</h2>\n<p class=\"key\"><span class=\"base\" "
+	      "style=\"background:#7a9cc6\">"
 	      "</span>baseline <span style=\"background:#e08a3c\"></span>candidate (tests that failed anywhere)</p>\n",
 	      out);
 	html_rates(res, out);
@@ -209,4 +220,3 @@ void compare_html(json_t *res, FILE *out)
 	html_durations(res, out);
 	fputs("</body></html>\n", out);
 }
-

@@ -19,8 +19,7 @@ static double score(const struct cover_set *s, size_t gain, bool by_cost)
 	return by_cost ? (double)gain / (s->cost > 1e-9 ? s->cost : 1e-9) : (double)gain;
 }
 
-size_t cover_greedy(const struct cover_set *sets, size_t n, size_t universe, size_t target, bool by_cost,
-		    size_t *order)
+size_t cover_greedy(const struct cover_set *sets, size_t n, size_t universe, size_t target, bool by_cost, size_t *order)
 {
 	uint8_t *covered = calloc(universe ? universe : 1, 1);
 	double *bound = calloc(n ? n : 1, sizeof(*bound));

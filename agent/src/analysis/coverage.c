@@ -206,21 +206,21 @@ static int parse_gcov(struct coverage *c, struct test *t, const char *out, size_
 			return -EBADMSG;
 		}
 		json_array_foreach(json_object_get(doc, "files"), i, f)
-			json_array_foreach(json_object_get(f, "lines"), k, l)
-		{
-			char key[PATH_MAX + 32];
-			long id;
+			json_array_foreach(json_object_get(f, "lines"), k, l) {
+				char key[PATH_MAX + 32];
+				long id;
 
-			if (json_integer_value(json_object_get(l, "count")) <= 0)
-				continue;
-			snprintf(key, sizeof(key), "%s:%lld", json_string_value(json_object_get(f, "file")) ?: "?",
-				 (long long)json_integer_value(json_object_get(l, "line_number")));
-			id = strmap_put(&c->lines, key, NULL);
-			if (id < 0 || add_id(t, (uint32_t)id) < 0) {
-				json_decref(doc);
-				return -ENOMEM;
+				if (json_integer_value(json_object_get(l, "count")) <= 0)
+					continue;
+				snprintf(key, sizeof(key), "%s:%lld",
+					 json_string_value(json_object_get(f, "file")) ?: "?",
+					 (long long)json_integer_value(json_object_get(l, "line_number")));
+				id = strmap_put(&c->lines, key, NULL);
+				if (id < 0 || add_id(t, (uint32_t)id) < 0) {
+					json_decref(doc);
+					return -ENOMEM;
+				}
 			}
-		}
 		json_decref(doc);
 		pos = end + 1;
 	}
@@ -290,8 +290,10 @@ static int test_lines(struct coverage *c, struct test *t, const char *abs, const
 			snprintf(src, sizeof(src), "%s/%s%s%.*s.gcno", build, g.v[k].rel, *g.v[k].rel ? "/" : "",
 				 (int)(strlen(base) - 5), base);
 			if (stat(src, &sst) < 0) {
-				snprintf(err, es, "no '%s': --build must be the kernel's build directory, built with the gcov "
-						  "fragment", src);
+				snprintf(err, es,
+					 "no '%s': --build must be the kernel's build directory, built with the gcov "
+					 "fragment",
+					 src);
 				r = -ENOENT;
 				break;
 			}
@@ -351,41 +353,44 @@ int coverage_add_bundles(struct coverage *c, const char *path, const char *build
 		r = bundle_load(*p, &b, err, es);
 		json_array_foreach(json_object_get(b, "configs"), i, cf)
 			json_array_foreach(json_object_get(cf, "iterations"), k, it)
-				json_array_foreach(json_object_get(it, "tests"), m, rec)
-		{
-			const char *cov = json_string_value(json_object_get(json_object_get(rec, "coverage"), "dir"));
-			const char *name = json_string_value(json_object_get(rec, "name"));
-			const char *cname = json_string_value(json_object_get(cf, "name"));
-			char abs[PATH_MAX * 2];
-			struct test *t;
+				json_array_foreach(json_object_get(it, "tests"), m, rec) {
+					const char *cov = json_string_value(
+						json_object_get(json_object_get(rec, "coverage"), "dir"));
+					const char *name = json_string_value(json_object_get(rec, "name"));
+					const char *cname = json_string_value(json_object_get(cf, "name"));
+					char abs[PATH_MAX * 2];
+					struct test *t;
 
-			if (r < 0 || !cov)
-				continue;
-			if (!name || !bundle_test_name_ok(name) || !bundle_rel_path_ok(cov, "coverage")) {
-				snprintf(err, es, "%s: key 'coverage.dir': '%s' is not a path under coverage/", *p, cov);
-				r = -EBADMSG;
-				continue;
-			}
-			t = find_test(c, name, true);
-			if (!t) {
-				r = -ENOMEM;
-				continue;
-			}
-			snprintf(abs, sizeof(abs), "%s/%s", dir, cov);
-			if (!beneath(dir, cov)) {
-				snprintf(err, es, "%s: a symbolic link on the way: refused", abs);
-				r = -EBADMSG;
-				continue;
-			}
-			r = test_lines(c, t, abs, build, gcov_tool, err, es);
-			if (r < 0)
-				continue;
-			t->dur_total += json_number_value(json_object_get(rec, "duration"));
-			t->records++;
-			if (cname && !strv_contains(t->configs, cname))
-				r = strv_push(&t->configs, cname);
-			c->records++;
-		}
+					if (r < 0 || !cov)
+						continue;
+					if (!name || !bundle_test_name_ok(name) ||
+					    !bundle_rel_path_ok(cov, "coverage")) {
+						snprintf(err, es,
+							 "%s: key 'coverage.dir': '%s' is not a path under coverage/",
+							 *p, cov);
+						r = -EBADMSG;
+						continue;
+					}
+					t = find_test(c, name, true);
+					if (!t) {
+						r = -ENOMEM;
+						continue;
+					}
+					snprintf(abs, sizeof(abs), "%s/%s", dir, cov);
+					if (!beneath(dir, cov)) {
+						snprintf(err, es, "%s: a symbolic link on the way: refused", abs);
+						r = -EBADMSG;
+						continue;
+					}
+					r = test_lines(c, t, abs, build, gcov_tool, err, es);
+					if (r < 0)
+						continue;
+					t->dur_total += json_number_value(json_object_get(rec, "duration"));
+					t->records++;
+					if (cname && !strv_contains(t->configs, cname))
+						r = strv_push(&t->configs, cname);
+					c->records++;
+				}
 	}
 	strv_free(list);
 	if (r >= 0 && c->records == before) {
@@ -497,9 +502,10 @@ json_t *coverage_select(struct coverage *c, double percent, bool by_time)
 		secs_sel += sets[i].cost;
 	}
 	doc = json_pack("{s:s, s:f, s:s, s:I, s:I, s:I, s:i, s:f, s:f, s:o, s:o}", "schema", COVERAGE_SCHEMA, "percent",
-			percent, "by", by_time ? "time" : "size", "lines_total", (json_int_t)c->lines.n, "lines_selected",
-			(json_int_t)have, "tests_total", (json_int_t)with_cov, "records", (int)c->records,
-			"seconds_total", secs_all, "seconds_selected", secs_sel, "selected", sel, "kept", kept);
+			percent, "by", by_time ? "time" : "size", "lines_total", (json_int_t)c->lines.n,
+			"lines_selected", (json_int_t)have, "tests_total", (json_int_t)with_cov, "records",
+			(int)c->records, "seconds_total", secs_all, "seconds_selected", secs_sel, "selected", sel,
+			"kept", kept);
 out:
 	free(sets);
 	free(order);
@@ -517,8 +523,8 @@ static void header(json_t *res, FILE *out, const char *prefix)
 	double all = json_real_value(json_object_get(res, "seconds_total"));
 	double sel = json_real_value(json_object_get(res, "seconds_selected"));
 
-	fprintf(out, "%s%zu of %u tests cover %u of %u lines (target %g%%, by %s); %.1f s of %.1f s (%.0f%%)",
-		prefix, json_array_size(json_object_get(res, "selected")) + json_array_size(json_object_get(res, "kept")),
+	fprintf(out, "%s%zu of %u tests cover %u of %u lines (target %g%%, by %s); %.1f s of %.1f s (%.0f%%)", prefix,
+		json_array_size(json_object_get(res, "selected")) + json_array_size(json_object_get(res, "kept")),
 		num(res, "tests_total"), num(res, "lines_selected"), num(res, "lines_total"),
 		json_real_value(json_object_get(res, "percent")), json_string_value(json_object_get(res, "by")), sel,
 		all, all > 0 ? 100 * sel / all : 0);

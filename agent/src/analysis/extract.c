@@ -45,14 +45,13 @@ struct dlist {
 
 int extract_name_char(int c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-	       c == '_' || c == '-' || c == '+' || c == ',' || c == '=' || c == '@' || c == '%' || c == ':';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+	       c == '-' || c == '+' || c == ',' || c == '=' || c == '@' || c == '%' || c == ':';
 }
 
 void extract_limits_default(struct extract_limits *lim)
 {
-	*lim = (struct extract_limits){ EXTRACT_MAX_FILE, EXTRACT_MAX_TOTAL, EXTRACT_MAX_ENTRIES,
-					EXTRACT_MAX_DEPTH };
+	*lim = (struct extract_limits){ EXTRACT_MAX_FILE, EXTRACT_MAX_TOTAL, EXTRACT_MAX_ENTRIES, EXTRACT_MAX_DEPTH };
 }
 
 /* A name as shown in extraction.json and messages: bytes outside the set as \xNN. */
@@ -155,8 +154,8 @@ static int copy_file(struct walk *w, int dfd, const char *name, const char *path
 		return 0;
 	}
 	if (size > w->lim->max_file) {
-		snprintf(why, sizeof(why), "size %llu bytes is over the per-file cap of %llu",
-			 (unsigned long long)size, (unsigned long long)w->lim->max_file);
+		snprintf(why, sizeof(why), "size %llu bytes is over the per-file cap of %llu", (unsigned long long)size,
+			 (unsigned long long)w->lim->max_file);
 		refuse(w, path, why);
 		return 0;
 	}
@@ -181,7 +180,8 @@ static int copy_file(struct walk *w, int dfd, const char *name, const char *path
 	if (r == -EBADMSG) {
 		/* a file half read is not a result: it goes, and says why */
 		unlinkat(dfd, name, 0);
-		refuse(w, path, extents ? "its extents map outside the disk or overlap" : "its data cannot be read whole");
+		refuse(w, path,
+		       extents ? "its extents map outside the disk or overlap" : "its data cannot be read whole");
 		return 0;
 	}
 	if (r < 0) {
@@ -371,7 +371,9 @@ static int check_bundle(struct walk *w, ext2_ino_t run, const char *id, const ch
 
 	if (r < 0) {
 		snprintf(w->err, w->es, "%s: runs/%s/bundle.json: %s", image, id,
-			 r == -EINVAL ? "not a regular file" : r == -EFBIG ? "over the per-file cap" : strerror(-r));
+			 r == -EINVAL  ? "not a regular file"
+			 : r == -EFBIG ? "over the per-file cap"
+				       : strerror(-r));
 		return r == -ENOENT || r == -EINVAL ? -EBADMSG : r;
 	}
 	doc = json_loads(text, 0, NULL);
@@ -387,13 +389,12 @@ static int check_bundle(struct walk *w, ext2_ino_t run, const char *id, const ch
 
 static int write_report(struct walk *w, int dfd, const char *image, const char *id)
 {
-	json_auto_t *doc = json_pack("{s:s, s:s, s:s, s:{s:I, s:I, s:I, s:i}, s:I, s:I, s:I, s:I, s:O}", "schema",
-				     "fsagent-extraction/1", "image", image, "run_id", id, "limits", "max_file",
-				     (json_int_t)w->lim->max_file, "max_total", (json_int_t)w->lim->max_total,
-				     "max_entries", (json_int_t)w->lim->max_entries, "max_depth",
-				     (int)w->lim->max_depth, "files", (json_int_t)w->files, "dirs",
-				     (json_int_t)w->dirs, "bytes", (json_int_t)w->bytes, "refused_count",
-				     (json_int_t)w->refused, "refused", w->refusals);
+	json_auto_t *doc = json_pack(
+		"{s:s, s:s, s:s, s:{s:I, s:I, s:I, s:i}, s:I, s:I, s:I, s:I, s:O}", "schema", "fsagent-extraction/1",
+		"image", image, "run_id", id, "limits", "max_file", (json_int_t)w->lim->max_file, "max_total",
+		(json_int_t)w->lim->max_total, "max_entries", (json_int_t)w->lim->max_entries, "max_depth",
+		(int)w->lim->max_depth, "files", (json_int_t)w->files, "dirs", (json_int_t)w->dirs, "bytes",
+		(json_int_t)w->bytes, "refused_count", (json_int_t)w->refused, "refused", w->refusals);
 	_cleanup_free_ char *text = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
 	int fd, r;
 
@@ -448,7 +449,9 @@ int extract_run(const char *image, const char *run_id, const char *into, const s
 		snprintf(id, sizeof(id), "%s", run_id);
 	else if ((r = current_run(w.src.fs, id, sizeof(id))) < 0) {
 		snprintf(err, es, "%s: /current-run: %s", image,
-			 r == -EBADMSG ? "not a plain run id" : r == -EINVAL ? "not a regular file" : strerror(-r));
+			 r == -EBADMSG	? "not a plain run id"
+			 : r == -EINVAL ? "not a regular file"
+					: strerror(-r));
 		r = -EBADMSG;
 		goto out;
 	}

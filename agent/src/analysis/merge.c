@@ -58,20 +58,21 @@ static int check_records(struct shard *s, char *err, size_t es)
 
 	json_array_foreach(json_object_get(s->doc, "configs"), i, c)
 		json_array_foreach(json_object_get(c, "iterations"), k, it)
-			json_array_foreach(json_object_get(it, "tests"), m, t)
-	{
-		if (!bundle_test_name_ok(str(t, "name"))) {
-			snprintf(err, es, "%s: config %s: key 'name': '%s' is not a test name", s->dir, str(c, "name"),
-				 str(t, "name"));
-			return -EBADMSG;
-		}
-		json_array_foreach(json_object_get(t, "artifacts"), n, a)
-			if (!json_is_string(a) || !bundle_artifact_ok(json_string_value(a))) {
-				snprintf(err, es, "%s: %s: key 'artifacts': '%s' is not a path under artifacts/", s->dir,
-					 str(t, "name"), json_is_string(a) ? json_string_value(a) : "?");
-				return -EBADMSG;
+			json_array_foreach(json_object_get(it, "tests"), m, t) {
+				if (!bundle_test_name_ok(str(t, "name"))) {
+					snprintf(err, es, "%s: config %s: key 'name': '%s' is not a test name", s->dir,
+						 str(c, "name"), str(t, "name"));
+					return -EBADMSG;
+				}
+				json_array_foreach(json_object_get(t, "artifacts"), n, a)
+					if (!json_is_string(a) || !bundle_artifact_ok(json_string_value(a))) {
+						snprintf(err, es,
+							 "%s: %s: key 'artifacts': '%s' is not a path under artifacts/",
+							 s->dir, str(t, "name"),
+							 json_is_string(a) ? json_string_value(a) : "?");
+						return -EBADMSG;
+					}
 			}
-	}
 	return 0;
 }
 
@@ -107,8 +108,8 @@ static int load_shards(char *const *paths, struct shard **ret, size_t *ret_n, ch
 			if (i == 0)
 				count = cnt;
 			if (cnt != count) {
-				snprintf(err, es, "%s: key 'plan.shard.count': %d shards, the first bundle has %d", paths[i],
-					 cnt, count);
+				snprintf(err, es, "%s: key 'plan.shard.count': %d shards, the first bundle has %d",
+					 paths[i], cnt, count);
 				r = -EBADMSG;
 			} else {
 				r = check_records(&v[i], err, es);
@@ -174,8 +175,8 @@ static json_t *merged_iteration(json_t *config, json_t *src)
 				json_object_set(it, "state", json_object_get(src, "state"));
 			return it;
 		}
-	it = json_pack("{s:I, s:O?, s:O?, s:[], s:[], s:{}}", "index", index, "seed", json_object_get(src, "seed"), "state",
-		       json_object_get(src, "state"), "order", "tests", "counts");
+	it = json_pack("{s:I, s:O?, s:O?, s:[], s:[], s:{}}", "index", index, "seed", json_object_get(src, "seed"),
+		       "state", json_object_get(src, "state"), "order", "tests", "counts");
 	json_array_append_new(json_object_get(config, "iterations"), it);
 	return it;
 }
@@ -196,8 +197,7 @@ static int write_journal(const char *into, json_t *config, json_t *it, char *err
 
 	if (!f)
 		return -ENOMEM;
-	json_array_foreach(json_object_get(it, "tests"), i, t)
-	{
+	json_array_foreach(json_object_get(it, "tests"), i, t) {
 		char *line = json_dumps(t, JSON_COMPACT);
 
 		if (line)
@@ -230,8 +230,7 @@ static int merge_tests(json_t *seen, const struct shard *sh, json_t *c, json_t *
 	size_t m, x;
 	int r = 0;
 
-	json_array_foreach(json_object_get(it, "tests"), m, t)
-	{
+	json_array_foreach(json_object_get(it, "tests"), m, t) {
 		char key[512];
 		json_t *prev;
 
@@ -239,14 +238,13 @@ static int merge_tests(json_t *seen, const struct shard *sh, json_t *c, json_t *
 			 (long long)json_integer_value(json_object_get(it, "index")), str(t, "name"));
 		prev = json_object_get(seen, key);
 		if (prev) {
-			snprintf(err, es, "%s: recorded by shards %lld and %d", key, (long long)json_integer_value(prev),
-				 sh->index);
+			snprintf(err, es, "%s: recorded by shards %lld and %d", key,
+				 (long long)json_integer_value(prev), sh->index);
 			return -EBADMSG;
 		}
 		json_object_set_new(seen, key, json_integer(sh->index));
 		json_array_append(json_object_get(mi, "tests"), t);
-		json_array_foreach(json_object_get(t, "artifacts"), x, a)
-		{
+		json_array_foreach(json_object_get(t, "artifacts"), x, a) {
 			const char *rel = json_string_value(a) ?: "";
 
 			r = bundle_copy_artifact(sh->dir, rel, into);
@@ -272,20 +270,18 @@ static int write_journals(json_t *doc, const char *into, int r, char *err, size_
 	size_t i, k, m;
 
 	json_array_foreach(json_object_get(doc, "configs"), i, c)
-		json_array_foreach(json_object_get(c, "iterations"), k, it)
-	{
-		json_t *ic = json_object();
+		json_array_foreach(json_object_get(c, "iterations"), k, it) {
+			json_t *ic = json_object();
 
-		json_array_foreach(json_object_get(it, "tests"), m, t)
-		{
-			count(ic, str(t, "status"));
-			count(counts, str(t, "status"));
+			json_array_foreach(json_object_get(it, "tests"), m, t) {
+				count(ic, str(t, "status"));
+				count(counts, str(t, "status"));
+			}
+			json_object_set_new(it, "counts", ic);
+			if (r >= 0)
+				r = write_journal(into, c, it, err, es);
+			json_object_del(it, "tests");
 		}
-		json_object_set_new(it, "counts", ic);
-		if (r >= 0)
-			r = write_journal(into, c, it, err, es);
-		json_object_del(it, "tests");
-	}
 	json_object_set_new(doc, "counts", counts);
 	return r;
 }
@@ -332,15 +328,14 @@ int merge_bundles(char *const *paths, const char *into, const char *run_id, char
 			ended = str(d, "ended");
 		if (!streq(str(d, "state"), "complete"))
 			state = str(d, "state");
-		json_array_append_new(shards, json_pack("{s:i, s:s, s:s, s:O?}", "index", v[s].index, "run_id",
-							str(d, "run_id"), "state", str(d, "state"), "estimated_seconds",
-							json_object_get(json_object_get(d, "shard"), "estimated_seconds")));
-		json_array_foreach(json_object_get(d, "configs"), i, c)
-		{
+		json_array_append_new(shards,
+				      json_pack("{s:i, s:s, s:s, s:O?}", "index", v[s].index, "run_id",
+						str(d, "run_id"), "state", str(d, "state"), "estimated_seconds",
+						json_object_get(json_object_get(d, "shard"), "estimated_seconds")));
+		json_array_foreach(json_object_get(d, "configs"), i, c) {
 			json_t *mc = merged_config(doc, c);
 
-			json_array_foreach(json_object_get(c, "iterations"), k, it)
-			{
+			json_array_foreach(json_object_get(c, "iterations"), k, it) {
 				json_t *mi = merged_iteration(mc, it);
 
 				json_array_extend(json_object_get(mi, "order"), json_object_get(it, "order"));

@@ -34,22 +34,20 @@ void report_text(json_t *b, FILE *out)
 		json_is_string(json_object_get(json_object_get(b, "plan"), "seed"))
 			? str(json_object_get(b, "plan"), "seed")
 			: "none (fixed order)");
-	json_array_foreach(json_object_get(b, "configs"), i, c)
-	{
+	json_array_foreach(json_object_get(b, "configs"), i, c) {
 		unsigned counts[TS_MAX] = { 0 };
 
 		json_array_foreach(json_object_get(c, "iterations"), k, it)
-			json_array_foreach(json_object_get(it, "tests"), m, t)
-		{
-			enum test_status st = test_status_from_string(str(t, "status"));
+			json_array_foreach(json_object_get(it, "tests"), m, t) {
+				enum test_status st = test_status_from_string(str(t, "status"));
 
-			if (st < TS_MAX)
-				counts[st]++;
-			if (!test_status_skipped(st)) {
-				total++;
-				without_lockdep += json_is_true(json_object_get(t, "without_lockdep"));
+				if (st < TS_MAX)
+					counts[st]++;
+				if (!test_status_skipped(st)) {
+					total++;
+					without_lockdep += json_is_true(json_object_get(t, "without_lockdep"));
+				}
 			}
-		}
 		fprintf(out, "\n%s:", str(c, "name"));
 		if (!streq(str(c, "status"), "run"))
 			fprintf(out, " %s: %s", str(c, "status"), str(c, "reason"));
@@ -59,24 +57,25 @@ void report_text(json_t *b, FILE *out)
 				fprintf(out, " %s %u", test_status_to_string((enum test_status)s), counts[s]);
 		fputc('\n', out);
 		json_array_foreach(json_object_get(c, "iterations"), k, it)
-			json_array_foreach(json_object_get(it, "tests"), m, t)
-		{
-			json_t *re = json_object_get(t, "reruns"), *f = json_object_get(t, "findings");
-			const char *key;
-			json_t *v;
+			json_array_foreach(json_object_get(it, "tests"), m, t) {
+				json_t *re = json_object_get(t, "reruns"), *f = json_object_get(t, "findings");
+				const char *key;
+				json_t *v;
 
-			if (test_status_name_failed(str(t, "status")))
-				fprintf(out, "  [%zu] %-16s %-8s %s\n", k, str(t, "name"), str(t, "status"),
-					str(t, "reason"));
-			if (re && streq(str(re, "classification"), "flaky"))
-				fprintf(out, "  [%zu] %-16s flaky: failed %lld of %lld runs\n", k, str(t, "name"),
-					(long long)json_integer_value(json_object_get(re, "fails")),
-					(long long)json_integer_value(json_object_get(re, "runs")));
-			json_object_foreach(f, key, v)
-				fprintf(out, "  [%zu] %-16s kernel %s x%lld%s%s\n", k, str(t, "name"), key,
-					(long long)json_integer_value(v), json_is_string(json_object_get(t, "first_report")) ? ": " : "",
-					str(t, "first_report"));
-		}
+				if (test_status_name_failed(str(t, "status")))
+					fprintf(out, "  [%zu] %-16s %-8s %s\n", k, str(t, "name"), str(t, "status"),
+						str(t, "reason"));
+				if (re && streq(str(re, "classification"), "flaky"))
+					fprintf(out, "  [%zu] %-16s flaky: failed %lld of %lld runs\n", k,
+						str(t, "name"),
+						(long long)json_integer_value(json_object_get(re, "fails")),
+						(long long)json_integer_value(json_object_get(re, "runs")));
+				json_object_foreach(f, key, v)
+					fprintf(out, "  [%zu] %-16s kernel %s x%lld%s%s\n", k, str(t, "name"), key,
+						(long long)json_integer_value(v),
+						json_is_string(json_object_get(t, "first_report")) ? ": " : "",
+						str(t, "first_report"));
+			}
 	}
 	if (total)
 		fprintf(out, "\nlockdep: %u of %u tests ran with lockdep off\n", without_lockdep, total);
@@ -106,61 +105,59 @@ void report_junit(json_t *b, FILE *out)
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"fsagent\">\n", out);
 	json_array_foreach(json_object_get(b, "configs"), i, c)
-		json_array_foreach(json_object_get(c, "iterations"), k, it)
-	{
-		unsigned n = 0, fails = 0, errors = 0, skipped = 0;
+		json_array_foreach(json_object_get(c, "iterations"), k, it) {
+			unsigned n = 0, fails = 0, errors = 0, skipped = 0;
 
-		json_array_foreach(json_object_get(it, "tests"), m, t)
-		{
-			const char *s = str(t, "status");
+			json_array_foreach(json_object_get(it, "tests"), m, t) {
+				const char *s = str(t, "status");
 
-			n++;
-			fails += streq(s, "fail");
-			errors += test_status_name_failed(s) && !streq(s, "fail");
-			skipped += test_status_name_skipped(s);
-		}
-		fputs("  <testsuite name=\"", out);
-		xml(out, str(c, "name"));
-		fprintf(out, "/%zu\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\">\n", k, n, fails,
-			errors, skipped);
-		json_array_foreach(json_object_get(it, "tests"), m, t)
-		{
-			const char *s = str(t, "status");
-
-			fputs("    <testcase classname=\"", out);
-			xml(out, str(c, "name"));
-			fputs("\" name=\"", out);
-			xml(out, str(t, "name"));
-			fprintf(out, "\" time=\"%.3f\">", json_number_value(json_object_get(t, "duration")));
-			if (test_status_name_failed(s)) {
-				fprintf(out, "<%s message=\"", streq(s, "fail") ? "failure" : "error");
-				xml(out, str(t, "reason"));
-				fprintf(out, "\" type=\"%s\">", s);
-				xml(out, str(t, "excerpt"));
-				fprintf(out, "</%s>", streq(s, "fail") ? "failure" : "error");
-			} else if (test_status_name_skipped(s)) {
-				fputs("<skipped message=\"", out);
-				xml(out, str(t, "reason"));
-				fputs("\"/>", out);
+				n++;
+				fails += streq(s, "fail");
+				errors += test_status_name_failed(s) && !streq(s, "fail");
+				skipped += test_status_name_skipped(s);
 			}
-			fputs("</testcase>\n", out);
+			fputs("  <testsuite name=\"", out);
+			xml(out, str(c, "name"));
+			fprintf(out, "/%zu\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\">\n", k, n, fails,
+				errors, skipped);
+			json_array_foreach(json_object_get(it, "tests"), m, t) {
+				const char *s = str(t, "status");
+
+				fputs("    <testcase classname=\"", out);
+				xml(out, str(c, "name"));
+				fputs("\" name=\"", out);
+				xml(out, str(t, "name"));
+				fprintf(out, "\" time=\"%.3f\">", json_number_value(json_object_get(t, "duration")));
+				if (test_status_name_failed(s)) {
+					fprintf(out, "<%s message=\"", streq(s, "fail") ? "failure" : "error");
+					xml(out, str(t, "reason"));
+					fprintf(out, "\" type=\"%s\">", s);
+					xml(out, str(t, "excerpt"));
+					fprintf(out, "</%s>", streq(s, "fail") ? "failure" : "error");
+				} else if (test_status_name_skipped(s)) {
+					fputs("<skipped message=\"", out);
+					xml(out, str(t, "reason"));
+					fputs("\"/>", out);
+				}
+				fputs("</testcase>\n", out);
+			}
+			fputs("  </testsuite>\n", out);
 		}
-		fputs("  </testsuite>\n", out);
-	}
 	fputs("</testsuites>\n", out);
 }
 
 /* Add n runs of a status with their durations to one test's entry. */
-static int agg_add(json_t *agg, const char *config, const char *test, const char *status, json_int_t n,
-		   double total, double max)
+static int agg_add(json_t *agg, const char *config, const char *test, const char *status, json_int_t n, double total,
+		   double max)
 {
 	json_t *per = json_object_get(agg, config), *a, *st, *c;
 
 	if (!per && json_object_set_new(agg, config, per = json_object()) < 0)
 		return -ENOMEM;
 	a = json_object_get(per, test);
-	if (!a && json_object_set_new(per, test, a = json_pack("{s:i, s:{}, s:f, s:f}", "runs", 0, "statuses",
-							     "duration_total", 0.0, "duration_max", 0.0)) < 0)
+	if (!a && json_object_set_new(per, test,
+				      a = json_pack("{s:i, s:{}, s:f, s:f}", "runs", 0, "statuses", "duration_total",
+						    0.0, "duration_max", 0.0)) < 0)
 		return -ENOMEM;
 	st = json_object_get(a, "statuses");
 	c = json_object_get(st, status);
@@ -181,34 +178,30 @@ int report_aggregate(json_t *agg, json_t *b)
 
 	/* iterations a soak folded in: its aggregate has them */
 	json_object_foreach(json_object_get(b, "aggregate"), cname, tests)
-		json_object_foreach(tests, tname, a)
-	{
-		double total = json_number_value(json_object_get(a, "duration_total"));
-		double max = json_number_value(json_object_get(a, "duration_max"));
+		json_object_foreach(tests, tname, a) {
+			double total = json_number_value(json_object_get(a, "duration_total"));
+			double max = json_number_value(json_object_get(a, "duration_max"));
 
-		st = json_object_get(a, "statuses");
-		json_object_foreach(st, sname, v)
-		{
-			/* durations go with the first status; totals stay right */
-			if (agg_add(agg, cname, tname, sname, json_integer_value(v), total, max) < 0)
-				return -ENOMEM;
-			total = 0;
+			st = json_object_get(a, "statuses");
+			json_object_foreach(st, sname, v) {
+				/* durations go with the first status; totals stay right */
+				if (agg_add(agg, cname, tname, sname, json_integer_value(v), total, max) < 0)
+					return -ENOMEM;
+				total = 0;
+			}
 		}
-	}
 	/* the rest from their records */
 	cfgs = json_object_get(b, "configs");
 	json_array_foreach(cfgs, i, c)
-		json_array_foreach(json_object_get(c, "iterations"), k, it)
-	{
-		if (json_is_true(json_object_get(it, "aggregated")))
-			continue;
-		json_array_foreach(json_object_get(it, "tests"), m, t)
-		{
-			double d = json_number_value(json_object_get(t, "duration"));
+		json_array_foreach(json_object_get(c, "iterations"), k, it) {
+			if (json_is_true(json_object_get(it, "aggregated")))
+				continue;
+			json_array_foreach(json_object_get(it, "tests"), m, t) {
+				double d = json_number_value(json_object_get(t, "duration"));
 
-			if (agg_add(agg, str(c, "name"), str(t, "name"), str(t, "status"), 1, d, d) < 0)
-				return -ENOMEM;
+				if (agg_add(agg, str(c, "name"), str(t, "name"), str(t, "status"), 1, d, d) < 0)
+					return -ENOMEM;
+			}
 		}
-	}
 	return 0;
 }

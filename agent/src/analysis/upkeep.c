@@ -132,9 +132,9 @@ static int cmp_cell(const void *a, const void *b)
 /* A config's verdict on a test: its kernel conditions and evidence, or none. */
 struct verdict {
 	const char *config;
-	bool failing;	/* consistently, somewhere */
-	char cond[96];	/* " kernel>=A kernel<=B" or "" */
-	char why[200];	/* failed F/R on RELEASES */
+	bool failing;  /* consistently, somewhere */
+	char cond[96]; /* " kernel>=A kernel<=B" or "" */
+	char why[200]; /* failed F/R on RELEASES */
 };
 
 static void judge(const struct cell *c, size_t n, const struct upkeep_opts *o, struct verdict *v)
@@ -161,8 +161,8 @@ static void judge(const struct cell *c, size_t n, const struct upkeep_opts *o, s
 			pass_after |= kver_cmp(&c[i].kv, &last->kv) > 0;
 		}
 	v->failing = true;
-	snprintf(v->cond, sizeof(v->cond), "%s%s%s%s", pass_before ? " kernel>=" : "", pass_before ? first->release : "",
-		 pass_after ? " kernel<=" : "", pass_after ? last->release : "");
+	snprintf(v->cond, sizeof(v->cond), "%s%s%s%s", pass_before ? " kernel>=" : "",
+		 pass_before ? first->release : "", pass_after ? " kernel<=" : "", pass_after ? last->release : "");
 	if (first == last)
 		snprintf(v->why, sizeof(v->why), "failed %llu/%llu on %s", (unsigned long long)fails,
 			 (unsigned long long)runs, first->release);
@@ -273,7 +273,8 @@ static void write_stale(const struct cell *v, size_t n, const struct upkeep_opts
 			fputs("\n# expunged tests that passed every run here: these rules can go\n", out);
 		head = true;
 		fprintf(out, "#   %s:%u: %s: passed %llu/%llu runs of %u test%s (%s)\n", r->file ? r->file : "?",
-			r->line, r->pattern, (unsigned long long)runs, (unsigned long long)runs, tests, tests == 1 ? "" : "s", r->reason);
+			r->line, r->pattern, (unsigned long long)runs, (unsigned long long)runs, tests,
+			tests == 1 ? "" : "s", r->reason);
 	}
 }
 

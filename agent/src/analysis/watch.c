@@ -84,12 +84,8 @@ void watch_line(struct watch *w, const char *line, size_t len)
 	struct console_event ev;
 
 	switch (console_parse_line(line, len, &ev)) {
-	case CONSOLE_BOOT:
-		w->boots++;
-		return;
-	case CONSOLE_PLAN_LINE:
-		print_text(w, "", &ev);
-		break;
+	case CONSOLE_BOOT: w->boots++; return;
+	case CONSOLE_PLAN_LINE: print_text(w, "", &ev); break;
 	case CONSOLE_PROGRESS:
 		w->counts[ev.status]++;
 		w->done++;
@@ -100,9 +96,7 @@ void watch_line(struct watch *w, const char *line, size_t len)
 		w->counts[TS_CRASH]++;
 		print_text(w, "", &ev);
 		break;
-	case CONSOLE_PANIC:
-		print_text(w, "guest: ", &ev);
-		break;
+	case CONSOLE_PANIC: print_text(w, "guest: ", &ev); break;
 	case CONSOLE_FINAL_LINE: {
 		size_t n = ev.text_len < sizeof(w->final_text) - 1 ? ev.text_len : sizeof(w->final_text) - 1;
 
@@ -115,8 +109,7 @@ void watch_line(struct watch *w, const char *line, size_t len)
 		print_text(w, "", &ev);
 		break;
 	}
-	default:
-		return;
+	default: return;
 	}
 	fflush(w->out);
 }

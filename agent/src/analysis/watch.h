@@ -23,14 +23,14 @@
 
 struct watch {
 	FILE *out;
-	double start;			/* wall clock, s */
-	unsigned long counts[TS_MAX];	/* finished tests by status, crashes from the crash lines */
-	unsigned long done;		/* progress lines */
-	double spent;			/* their durations, s */
-	unsigned boots;			/* "Linux version" banners */
+	double start;		      /* wall clock, s */
+	unsigned long counts[TS_MAX]; /* finished tests by status, crashes from the crash lines */
+	unsigned long done;	      /* progress lines */
+	double spent;		      /* their durations, s */
+	unsigned boots;		      /* "Linux version" banners */
 	bool have_final, gave_up;
 	enum console_final final;
-	char final_text[512];		/* the final status line, printable */
+	char final_text[512]; /* the final status line, printable */
 	char run_id[64];
 };
 

@@ -29,8 +29,7 @@ static int set_str(char **dst, const char *v)
 	return *dst ? 0 : -ENOMEM;
 }
 
-int catalog_parse(const char *name, const char *file, const char *buf, struct fs_config *ret, char *err,
-		  size_t es)
+int catalog_parse(const char *name, const char *file, const char *buf, struct fs_config *ret, char *err, size_t es)
 {
 	struct fs_config c = { 0 };
 	struct lines l;
@@ -47,8 +46,10 @@ int catalog_parse(const char *name, const char *file, const char *buf, struct fs
 		if (lines_key_value(&l, file, &key, &val, err, es) < 0)
 			goto bad;
 		if (streq(key, "fstype")) {
-			if (!*val || strlen(val) >= sizeof(c.fstype) || strspn(val, "abcdefghijklmnopqrstuvwxyz0123456789") != strlen(val)) {
-				snprintf(err, es, "%s:%u: key 'fstype': '%s' is not a filesystem type", file, lineno, val);
+			if (!*val || strlen(val) >= sizeof(c.fstype) ||
+			    strspn(val, "abcdefghijklmnopqrstuvwxyz0123456789") != strlen(val)) {
+				snprintf(err, es, "%s:%u: key 'fstype': '%s' is not a filesystem type", file, lineno,
+					 val);
 				goto bad;
 			}
 			snprintf(c.fstype, sizeof(c.fstype), "%s", val);
@@ -71,7 +72,8 @@ int catalog_parse(const char *name, const char *file, const char *buf, struct fs
 				else if (streq(v[i], "pool"))
 					c.devices |= CAT_DEV_POOL;
 				else {
-					snprintf(err, es, "%s:%u: key 'devices': unknown device '%s'", file, lineno, v[i]);
+					snprintf(err, es, "%s:%u: key 'devices': unknown device '%s'", file, lineno,
+						 v[i]);
 					strv_free(v);
 					goto bad;
 				}
@@ -120,8 +122,7 @@ static bool name_ok(const char *name)
 {
 	const char *slash = strchr(name, '/');
 
-	return slash && slash != name && slash[1] && !strchr(slash + 1, '/') && !strstr(name, "..") &&
-	       name[0] != '.';
+	return slash && slash != name && slash[1] && !strchr(slash + 1, '/') && !strstr(name, "..") && name[0] != '.';
 }
 
 int catalog_load(const char *dir, const char *name, struct fs_config *ret, char *err, size_t es)

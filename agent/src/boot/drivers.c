@@ -83,7 +83,8 @@ void drivers_load_disk(struct drivers *d)
 		return;
 	}
 	for (int round = 0; round < 3; round++) {
-		if (modules_wanted_by_devices(d->mods, driver_buses, driver_modules, ARRAY_SIZE(driver_modules), want) < 0)
+		if (modules_wanted_by_devices(d->mods, driver_buses, driver_modules, ARRAY_SIZE(driver_modules), want) <
+		    0)
 			break;
 		for (size_t c = 0; c < ARRAY_SIZE(driver_companions); c++) {
 			size_t a = driver_index(driver_companions[c].module);

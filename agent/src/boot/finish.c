@@ -44,8 +44,9 @@ void finish_write_documents(struct boot_state *s, const char *fatal, bool frame)
 	json_object_set(doc, "errors", s->errors);
 	json_object_set_new(doc, "fatal", fatal ? json_string(fatal) : json_null());
 	json_object_set_new(doc, "timeline", timeline_to_json(&s->timeline));
-	json_object_set_new(doc, "agent", json_pack("{s:s, s:I}", "version", fsagent_version, "peak_rss_kb",
-						    (json_int_t)fileio_peak_rss_kb()));
+	json_object_set_new(
+		doc, "agent",
+		json_pack("{s:s, s:I}", "version", fsagent_version, "peak_rss_kb", (json_int_t)fileio_peak_rss_kb()));
 	if (s->results_mounted) {
 		r = results_write_json(RESULTS_MNT, "caps.json", doc);
 		if (r < 0)

@@ -54,19 +54,11 @@ static bool poll_signals(void)
 
 	while (g.sigfd >= 0 && read(g.sigfd, &si, sizeof(si)) == sizeof(si)) {
 		switch (si.ssi_signo) {
-		case SIGCHLD:
-			break;
-		case SIGINT:
-			g.stop_reason = "ctrl-alt-del (SIGINT)";
-			break;
-		case SIGTERM:
-			g.stop_reason = "SIGTERM";
-			break;
-		case SIGPWR:
-			g.stop_reason = "power failure signal (SIGPWR)";
-			break;
-		default:
-			log_debug("signal %u ignored", si.ssi_signo);
+		case SIGCHLD: break;
+		case SIGINT: g.stop_reason = "ctrl-alt-del (SIGINT)"; break;
+		case SIGTERM: g.stop_reason = "SIGTERM"; break;
+		case SIGPWR: g.stop_reason = "power failure signal (SIGPWR)"; break;
+		default: log_debug("signal %u ignored", si.ssi_signo);
 		}
 	}
 	proc_reap_exited();
@@ -277,8 +269,7 @@ static void take_handoff(void)
 		timeline_mark_at(&g.timeline, "initramfs_start", h.start_ms);
 		timeline_mark_at(&g.timeline, "switch_root", h.switch_ms);
 	}
-	if (handoff_decode_fd(getenv(HANDOFF_UDEV_FD_ENV), &g.udev_fd) < 0 ||
-	    fcntl(g.udev_fd, F_SETFD, FD_CLOEXEC) < 0)
+	if (handoff_decode_fd(getenv(HANDOFF_UDEV_FD_ENV), &g.udev_fd) < 0 || fcntl(g.udev_fd, F_SETFD, FD_CLOEXEC) < 0)
 		g.udev_fd = -1;
 }
 

@@ -32,21 +32,18 @@ int results_parse_claims(const char *buf, char ***ret, char *err, size_t errsize
 		snprintf(err, errsize, "claims.json: line %d: %s", jerr.line, jerr.text);
 		return -EBADMSG;
 	}
-	if (json_unpack(doc, "{s:s, s:o}", "schema", &schema, "claims", &arr) < 0 ||
-	    !json_is_array(arr)) {
+	if (json_unpack(doc, "{s:s, s:o}", "schema", &schema, "claims", &arr) < 0 || !json_is_array(arr)) {
 		snprintf(err, errsize, "claims.json: key 'claims': missing, or not an array");
 		return -EBADMSG;
 	}
 	if (!streq(schema, CLAIMS_SCHEMA)) {
-		snprintf(err, errsize, "claims.json: key 'schema': '%s' is not '%s'", schema,
-			 CLAIMS_SCHEMA);
+		snprintf(err, errsize, "claims.json: key 'schema': '%s' is not '%s'", schema, CLAIMS_SCHEMA);
 		return -EBADMSG;
 	}
 	v = calloc(json_array_size(arr) + 1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	json_array_foreach(arr, i, e)
-	{
+	json_array_foreach(arr, i, e) {
 		const char *id = NULL;
 
 		if (json_unpack(e, "{s:s}", "id", &id) < 0) {
@@ -140,8 +137,7 @@ int results_write_claims(const char *dir, const struct roles *r)
 		if (s->state != ROLE_ASSIGNED || s->role == ROLE_RESULTS)
 			continue;
 		roles_identity(s->dev, id, sizeof(id));
-		json_array_foreach(arr, k, e)
-		{
+		json_array_foreach(arr, k, e) {
 			const char *have = json_string_value(json_object_get(e, "id"));
 
 			if (have && streq(have, id))
@@ -149,9 +145,8 @@ int results_write_claims(const char *dir, const struct roles *r)
 		}
 		if (known)
 			continue;
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:I}", "id", id, "role",
-						     role_to_string(s->role), "size",
-						     (json_int_t)s->dev->size_bytes));
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:I}", "id", id, "role", role_to_string(s->role),
+						     "size", (json_int_t)s->dev->size_bytes));
 		changed = true;
 	}
 	if (!changed && rr == 0)

@@ -46,7 +46,7 @@ struct session {
 	const struct plan *plan;
 	const char *catalog;
 	char host_options[PATH_MAX];
-	char rbase[PATH_MAX]; /* check's RESULT_BASE: the bundle's fstests/ */
+	char rbase[PATH_MAX];  /* check's RESULT_BASE: the bundle's fstests/ */
 	struct fs_config *fsc; /* per run_config */
 	struct run_config *rc;
 	size_t n;
@@ -91,7 +91,6 @@ static int load_plan(struct plan *p, const struct boot_config *cfg, const char *
 	return 0;
 }
 
-
 /*
  * The boots of a run, for crash-loop detection: written once a boot has
  * started testing ("testing": true) and again when it stops, also for a
@@ -102,8 +101,8 @@ static int load_plan(struct plan *p, const struct boot_config *cfg, const char *
 static void progress_write(struct progress *pg, bool testing)
 {
 	json_auto_t *j = json_pack("{s:s, s:I, s:i, s:i, s:I, s:b}", "run_id", pg->run_id, "boot_started",
-				   (json_int_t)time(NULL), "boots", pg->boots, "stalled_boots", pg->stalled,
-				   "recorded", (json_int_t)pg->recorded, "testing", testing);
+				   (json_int_t)time(NULL), "boots", pg->boots, "stalled_boots", pg->stalled, "recorded",
+				   (json_int_t)pg->recorded, "testing", testing);
 	int r = j ? results_write_json(pg->dir, "progress.json", j) : -ENOMEM;
 
 	if (r < 0)
@@ -326,7 +325,8 @@ static void write_summary(const struct session *s, const struct bundle *b, char 
 	int n = snprintf(summary, ss, "bundle runs/%s:", s->run_id);
 
 	json_object_foreach(counts, k, v)
-		n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0, " %s %lld", k, (long long)json_integer_value(v));
+		n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0, " %s %lld", k,
+			      (long long)json_integer_value(v));
 	if (bundle_records_lost(b))
 		n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0,
 			      "; RESULTS LOST: %zu test records not written, the results disk is full",
@@ -379,7 +379,8 @@ static int execute(struct session *s, struct bundle *b, const struct plan_files 
 	snprintf(dst, sizeof(dst), "%s/fstests.config", b->dir);
 	bundle_copy_file(s->host_options, dst);
 	s->pg.recorded = bundle_count_recorded(b);
-	json_object_set_new(b->doc, "kmsg_lost", json_integer((json_int_t)(runner_kmsg_lost() +
+	json_object_set_new(b->doc, "kmsg_lost",
+			    json_integer((json_int_t)(runner_kmsg_lost() +
 						      json_integer_value(json_object_get(b->doc, "kmsg_lost")))));
 	if (r == RUNNER_UNKILLABLE) {
 		/* nothing in flight: the next boot goes on after the stuck test */
@@ -399,8 +400,9 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 		char *summary, size_t ss)
 {
 	static const char head[] = "# written by fsagent, one section per config\n";
-	struct session s = { .cfg = cfg, .inv = inv, .results = results,
-			     .catalog = cfg->catalog ? cfg->catalog : SESSION_CATALOG };
+	struct session s = {
+		.cfg = cfg, .inv = inv, .results = results, .catalog = cfg->catalog ? cfg->catalog : SESSION_CATALOG
+	};
 	struct plan_files files = { 0 };
 	char err[512] = "", cur[PATH_MAX], **sections = NULL;
 	struct bundle b = { 0 };

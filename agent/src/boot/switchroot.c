@@ -42,8 +42,7 @@ static bool probe_matches(const char *path, const char *tag, const char *want, c
 		return false;
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_LABEL | BLKID_SUBLKS_UUID);
-	if (blkid_do_safeprobe(pr) != 0 || blkid_probe_lookup_value(pr, tag, &v, NULL) != 0 ||
-	    !streq(v, want))
+	if (blkid_do_safeprobe(pr) != 0 || blkid_probe_lookup_value(pr, tag, &v, NULL) != 0 || !streq(v, want))
 		return false;
 	if (blkid_probe_lookup_value(pr, "TYPE", &v, NULL) == 0)
 		*ret_type = strdup(v);
@@ -64,8 +63,7 @@ static char *find_device(const char *spec, char **ret_type)
 	char line[256], *dev;
 
 	*ret_type = NULL;
-	if (eq && (startswith(spec, "LABEL=") || startswith(spec, "UUID=")) &&
-	    (f = fopen("/proc/partitions", "re"))) {
+	if (eq && (startswith(spec, "LABEL=") || startswith(spec, "UUID=")) && (f = fopen("/proc/partitions", "re"))) {
 		char tag[8];
 
 		snprintf(tag, sizeof(tag), "%.*s", (int)(eq - spec), spec);
@@ -90,8 +88,7 @@ static char *find_device(const char *spec, char **ret_type)
 	return dev;
 }
 
-int switchroot_enter(const char *spec, unsigned timeout_ms, const char *const *mounts, size_t n, char *err,
-		     size_t es)
+int switchroot_enter(const char *spec, unsigned timeout_ms, const char *const *mounts, size_t n, char *err, size_t es)
 {
 	const struct timespec step = { 0, 50 * 1000000 };
 	_cleanup_free_ char *dev = NULL, *type = NULL;

@@ -102,8 +102,8 @@ static void make_uuid(char out[37])
 	counter++;
 	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
 	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
-	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
-		 b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
+		 b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
 int udev_trigger_block(char (*uuids)[37], size_t max, size_t *n)

@@ -15,7 +15,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-
 /* systemd-udevd's path in the running root, or NULL. */
 const char *udev_find_daemon(void);
 

@@ -38,17 +38,14 @@ int cmd_caps(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'c':
-			cmdline_arg = optarg;
-			break;
+		case 'c': cmdline_arg = optarg; break;
 		case 'h':
 			printf("usage: fsagent caps [--sysroot DIR] [--cmdline WORDS]\n"
 			       "Print the machine inventory (caps.json) that fsagent writes at boot.\n"
 			       "  --sysroot DIR   read /sys, /proc, /dev, /boot and /lib/modules under DIR\n"
 			       "  --cmdline WORDS use these fsagent.* words instead of /proc/cmdline\n");
 			return 0;
-		default:
-			return 2;
+		default: return 2;
 		}
 	}
 	if (optind < argc) {
@@ -73,8 +70,7 @@ int cmd_caps(int argc, char **argv)
 		r = inventory_build(mods, &req, &inv);
 	}
 	if (r < 0) {
-		log_err("inventory of '%s' failed: %s", sysroot_is_real() ? "/" : sysroot_get(),
-			strerror(-r));
+		log_err("inventory of '%s' failed: %s", sysroot_is_real() ? "/" : sysroot_get(), strerror(-r));
 		modules_free(mods);
 		boot_config_release(&cfg);
 		return 1;

@@ -75,7 +75,8 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'h':
 			printf("usage: fsagent compare --baseline DIR... --candidate DIR... [--alpha P]\n"
-			       "                       [--json FILE] [--html FILE] [--rerun-plan FILE [--rerun-runs N]]\n"
+			       "                       [--json FILE] [--html FILE] [--rerun-plan FILE [--rerun-runs "
+			       "N]]\n"
 			       "Which failures did the candidate cause? DIR: a bundle, or a directory holding\n"
 			       "bundles (searched 4 levels down); each option may be given again. Per config\n"
 			       "and test: runs, failures and failure rate on both sides, and a class:\n"
@@ -88,9 +89,7 @@ int cmd_compare(int argc, char **argv)
 			       "Exit status: 0 no regression, 1 regressions (or an error), 2 bad usage.\n");
 			compare_free(cmp);
 			return 0;
-		default:
-			compare_free(cmp);
-			return 2;
+		default: compare_free(cmp); return 2;
 		}
 	}
 	if (optind != argc || !have[SIDE_BASELINE] || !have[SIDE_CANDIDATE]) {

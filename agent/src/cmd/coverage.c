@@ -27,12 +27,11 @@ static void coverage_plan_out(json_t *res, FILE *f)
 int cmd_coverage(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "build", required_argument, NULL, 'b' },  { "gcov", required_argument, NULL, 'g' },
-		{ "target", required_argument, NULL, 't' }, { "by", required_argument, NULL, 'y' },
+		{ "build", required_argument, NULL, 'b' },   { "gcov", required_argument, NULL, 'g' },
+		{ "target", required_argument, NULL, 't' },  { "by", required_argument, NULL, 'y' },
 		{ "history", required_argument, NULL, 'H' }, { "out", required_argument, NULL, 'o' },
-		{ "plan", required_argument, NULL, 'p' },   { "json", required_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
+		{ "plan", required_argument, NULL, 'p' },    { "json", required_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },	     {},
 	};
 	const char *build = NULL, *gcov_tool = "gcov", *out = NULL, *plan_out = NULL, *json_out = NULL;
 	char **history = strv_split("", ","), err[1024] = "";

@@ -29,9 +29,12 @@ static int parse_cap(const char *opt, const char *arg, uint64_t *ret)
 int cmd_extract(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "into", required_argument, NULL, 'i' },      { "run-id", required_argument, NULL, 'r' },
-		{ "max-file", required_argument, NULL, 'f' },  { "max-total", required_argument, NULL, 't' },
-		{ "max-entries", required_argument, NULL, 'e' }, { "help", no_argument, NULL, 'h' },
+		{ "into", required_argument, NULL, 'i' },
+		{ "run-id", required_argument, NULL, 'r' },
+		{ "max-file", required_argument, NULL, 'f' },
+		{ "max-total", required_argument, NULL, 't' },
+		{ "max-entries", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	const char *into = NULL, *run_id = NULL;
@@ -45,9 +48,18 @@ int cmd_extract(int argc, char **argv)
 		switch (c) {
 		case 'i': into = optarg; break;
 		case 'r': run_id = optarg; break;
-		case 'f': if (parse_cap("--max-file", optarg, &lim.max_file) < 0) return 2; break;
-		case 't': if (parse_cap("--max-total", optarg, &lim.max_total) < 0) return 2; break;
-		case 'e': if (parse_cap("--max-entries", optarg, &lim.max_entries) < 0) return 2; break;
+		case 'f':
+			if (parse_cap("--max-file", optarg, &lim.max_file) < 0)
+				return 2;
+			break;
+		case 't':
+			if (parse_cap("--max-total", optarg, &lim.max_total) < 0)
+				return 2;
+			break;
+		case 'e':
+			if (parse_cap("--max-entries", optarg, &lim.max_entries) < 0)
+				return 2;
+			break;
 		case 'h':
 			printf("usage: fsagent extract IMAGE --into DIR [--run-id ID] [--max-file BYTES]\n"
 			       "                      [--max-total BYTES] [--max-entries N]\n"
@@ -60,8 +72,7 @@ int cmd_extract(int argc, char **argv)
 			       "--max-total (%llu), --max-entries (%llu). Prints the run's directory.\n",
 			       EXTRACT_MAX_FILE, EXTRACT_MAX_TOTAL, EXTRACT_MAX_ENTRIES);
 			return 0;
-		default:
-			return 2;
+		default: return 2;
 		}
 	}
 	if (!into || optind != argc - 1) {

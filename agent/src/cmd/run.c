@@ -74,11 +74,10 @@ int cmd_run(int argc, char **argv)
 		{ "section", required_argument, NULL, 's' }, { "plan", required_argument, NULL, 'p' },
 		{ "set", required_argument, NULL, 'S' },     { "kmsg", required_argument, NULL, 'k' },
 		{ "run-id", required_argument, NULL, 'i' },  { "gcov", required_argument, NULL, 'g' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
+		{ "help", no_argument, NULL, 'h' },	     {},
 	};
-	const char *fstests = NULL, *results = NULL, *config = NULL, *hostopt = NULL, *section = NULL,
-		   *planfile = NULL, *kmsg = NULL, *run_id = NULL, *gcov_root = NULL;
+	const char *fstests = NULL, *results = NULL, *config = NULL, *hostopt = NULL, *section = NULL, *planfile = NULL,
+		   *kmsg = NULL, *run_id = NULL, *gcov_root = NULL;
 	char **sets = NULL, idbuf[64], err[512] = "", rbase[PATH_MAX];
 	_cleanup_free_ char *plandir = NULL, *abs_hostopt = NULL, *abs_fstests = NULL;
 	struct plan_files files = { 0 };
@@ -103,18 +102,19 @@ int cmd_run(int argc, char **argv)
 		case 'g': gcov_root = optarg; break;
 		case 'h':
 			printf("usage: fsagent run --fstests DIR --results DIR --config FS/NAME --host-options FILE\n"
-			       "                  [--section NAME] [--plan FILE] [--set KEY=VALUE]... [--kmsg PATH|none]\n"
+			       "                  [--section NAME] [--plan FILE] [--set KEY=VALUE]... [--kmsg "
+			       "PATH|none]\n"
 			       "                  [--run-id ID] [--gcov DIR]\n"
 			       "Run a plan through fstests' check on this machine (devices already set up in\n"
 			       "HOST_OPTIONS) and write the bundle to DIR/runs/<run id>/bundle.json. --gcov: the\n"
 			       "kernel's gcov directory for plan key coverage (default /sys/kernel/debug/gcov).\n");
 			return 0;
-		default:
-			return 2;
+		default: return 2;
 		}
 	}
 	if (!fstests || !results || !config || !hostopt || optind < argc) {
-		log_err("run: --fstests, --results, --config and --host-options are required; see 'fsagent run --help'");
+		log_err("run: --fstests, --results, --config and --host-options are required; see 'fsagent run "
+			"--help'");
 		strv_free(sets);
 		return 2;
 	}
@@ -151,9 +151,15 @@ int cmd_run(int argc, char **argv)
 	{
 		_cleanup_free_ char *fstype = strndup(config, strcspn(config, "/"));
 		char **caps = inventory_cap_names(&inv);
-		struct run_opts ro = { .fstests = abs_fstests, .results = results, .kmsg = kmsg, .plan = &plan,
-				       .expunges = &files.expunges, .durations = files.durations, .gcov_root = gcov_root,
-				       .configs = &rc, .n_configs = 1 };
+		struct run_opts ro = { .fstests = abs_fstests,
+				       .results = results,
+				       .kmsg = kmsg,
+				       .plan = &plan,
+				       .expunges = &files.expunges,
+				       .durations = files.durations,
+				       .gcov_root = gcov_root,
+				       .configs = &rc,
+				       .n_configs = 1 };
 
 		snprintf(rbase, sizeof(rbase), "%s/results", abs_fstests);
 		rc = (struct run_config){ config, fstype, abs_hostopt, section, rbase };

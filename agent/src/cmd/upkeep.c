@@ -18,12 +18,9 @@
 int cmd_upkeep(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "current", required_argument, NULL, 'c' },
-		{ "min-rate", required_argument, NULL, 'r' },
-		{ "min-runs", required_argument, NULL, 'n' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
+		{ "current", required_argument, NULL, 'c' },  { "min-rate", required_argument, NULL, 'r' },
+		{ "min-runs", required_argument, NULL, 'n' }, { "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },	      {},
 	};
 	struct upkeep_opts o = { 0.9, 3 };
 	struct expunge_list cur = { 0 };

@@ -24,8 +24,10 @@ static int parse_uint(const char *opt, const char *arg, unsigned long long max, 
 int cmd_watch(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "follow", required_argument, NULL, 'f' }, { "max-boots", required_argument, NULL, 'b' },
-		{ "state", required_argument, NULL, 's' },  { "help", no_argument, NULL, 'h' },
+		{ "follow", required_argument, NULL, 'f' },
+		{ "max-boots", required_argument, NULL, 'b' },
+		{ "state", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	unsigned long long pid = 0, max_boots = 0;
@@ -35,8 +37,14 @@ int cmd_watch(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'f': if (parse_uint("--follow", optarg, 4194304, &pid) < 0) return 2; break;
-		case 'b': if (parse_uint("--max-boots", optarg, 100000, &max_boots) < 0) return 2; break;
+		case 'f':
+			if (parse_uint("--follow", optarg, 4194304, &pid) < 0)
+				return 2;
+			break;
+		case 'b':
+			if (parse_uint("--max-boots", optarg, 100000, &max_boots) < 0)
+				return 2;
+			break;
 		case 's': state = optarg; break;
 		case 'h':
 			printf("usage: fsagent watch [--follow PID] [--max-boots N] [--state FILE] CONSOLE\n"
@@ -47,8 +55,7 @@ int cmd_watch(int argc, char **argv)
 			       "was seen (run id, final status, boots) as JSON. Exit status: 0 final status OK,\n"
 			       "1 TESTS FAILED, 3 FATAL or no final status.\n");
 			return 0;
-		default:
-			return 2;
+		default: return 2;
 		}
 	}
 	if (optind != argc - 1) {

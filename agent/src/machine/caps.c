@@ -17,26 +17,53 @@
 
 /* Options that decide what a filesystem test run can do or will report. */
 static const char *const kconfig_keys[] = {
-	"CONFIG_LOCKDEP",	     "CONFIG_PROVE_LOCKING",	 "CONFIG_DEBUG_LOCKDEP",
-	"CONFIG_KASAN",		     "CONFIG_KCSAN",		 "CONFIG_UBSAN",
-	"CONFIG_KFENCE",	     "CONFIG_DEBUG_KMEMLEAK",	 "CONFIG_GCOV_KERNEL",
-	"CONFIG_GCOV_PROFILE_ALL",   "CONFIG_FS_DAX",		 "CONFIG_XFS_FS",
-	"CONFIG_XFS_ONLINE_SCRUB",   "CONFIG_XFS_ONLINE_REPAIR", "CONFIG_XFS_RT",
-	"CONFIG_XFS_DEBUG",	     "CONFIG_XFS_QUOTA",	 "CONFIG_EXT4_FS",
-	"CONFIG_BTRFS_FS",	     "CONFIG_F2FS_FS",		 "CONFIG_BLK_DEV_ZONED",
-	"CONFIG_BLK_DEV_DM",	     "CONFIG_DM_FLAKEY",	 "CONFIG_DM_LOG_WRITES",
-	"CONFIG_DM_THIN_PROVISIONING", "CONFIG_FS_ENCRYPTION",	 "CONFIG_FS_VERITY",
-	"CONFIG_QUOTA",		     "CONFIG_MAGIC_SYSRQ",	 "CONFIG_DEBUG_FS",
-	"CONFIG_DETECT_HUNG_TASK",   "CONFIG_SOFTLOCKUP_DETECTOR", "CONFIG_PSTORE",
-	"CONFIG_PSTORE_RAM",	     "CONFIG_LIBNVDIMM",	 "CONFIG_BLK_DEV_PMEM",
-	"CONFIG_BLK_DEV_LOOP",	     "CONFIG_SCSI_DEBUG",	 "CONFIG_LKDTM",
-	"CONFIG_MODULE_COMPRESS_XZ", "CONFIG_MODULE_COMPRESS_ZSTD", "CONFIG_IKCONFIG_PROC",
+	"CONFIG_LOCKDEP",
+	"CONFIG_PROVE_LOCKING",
+	"CONFIG_DEBUG_LOCKDEP",
+	"CONFIG_KASAN",
+	"CONFIG_KCSAN",
+	"CONFIG_UBSAN",
+	"CONFIG_KFENCE",
+	"CONFIG_DEBUG_KMEMLEAK",
+	"CONFIG_GCOV_KERNEL",
+	"CONFIG_GCOV_PROFILE_ALL",
+	"CONFIG_FS_DAX",
+	"CONFIG_XFS_FS",
+	"CONFIG_XFS_ONLINE_SCRUB",
+	"CONFIG_XFS_ONLINE_REPAIR",
+	"CONFIG_XFS_RT",
+	"CONFIG_XFS_DEBUG",
+	"CONFIG_XFS_QUOTA",
+	"CONFIG_EXT4_FS",
+	"CONFIG_BTRFS_FS",
+	"CONFIG_F2FS_FS",
+	"CONFIG_BLK_DEV_ZONED",
+	"CONFIG_BLK_DEV_DM",
+	"CONFIG_DM_FLAKEY",
+	"CONFIG_DM_LOG_WRITES",
+	"CONFIG_DM_THIN_PROVISIONING",
+	"CONFIG_FS_ENCRYPTION",
+	"CONFIG_FS_VERITY",
+	"CONFIG_QUOTA",
+	"CONFIG_MAGIC_SYSRQ",
+	"CONFIG_DEBUG_FS",
+	"CONFIG_DETECT_HUNG_TASK",
+	"CONFIG_SOFTLOCKUP_DETECTOR",
+	"CONFIG_PSTORE",
+	"CONFIG_PSTORE_RAM",
+	"CONFIG_LIBNVDIMM",
+	"CONFIG_BLK_DEV_PMEM",
+	"CONFIG_BLK_DEV_LOOP",
+	"CONFIG_SCSI_DEBUG",
+	"CONFIG_LKDTM",
+	"CONFIG_MODULE_COMPRESS_XZ",
+	"CONFIG_MODULE_COMPRESS_ZSTD",
+	"CONFIG_IKCONFIG_PROC",
 };
 
 /* Filesystems whose availability a run may ask about. */
-static const char *const fs_names[] = { "xfs",	"ext4",	 "ext2",  "ext3", "btrfs", "f2fs",
-					"tmpfs", "overlay", "udf", "exfat", "vfat", "ocfs2",
-					"gfs2", "nfs",	 "cifs",  "fuse" };
+static const char *const fs_names[] = { "xfs", "ext4",	"ext2", "ext3",	 "btrfs", "f2fs", "tmpfs", "overlay",
+					"udf", "exfat", "vfat", "ocfs2", "gfs2",  "nfs",  "cifs",  "fuse" };
 
 int caps_count_cpu_list(const char *s)
 {
@@ -111,11 +138,9 @@ static json_t *collect_kconfig(const char *release, struct caps *c)
 		const char *v;
 
 		if (kconfig_get(buf, kconfig_keys[i], &v))
-			json_object_set_new(opts, kconfig_keys[i] + strlen("CONFIG_"),
-					    json_string(v));
+			json_object_set_new(opts, kconfig_keys[i] + strlen("CONFIG_"), json_string(v));
 		else
-			json_object_set_new(opts, kconfig_keys[i] + strlen("CONFIG_"),
-					    json_null());
+			json_object_set_new(opts, kconfig_keys[i] + strlen("CONFIG_"), json_null());
 	}
 	c->lockdep_configured = json_is_string(json_object_get(opts, "PROVE_LOCKING")) ||
 				json_is_string(json_object_get(opts, "LOCKDEP"));
@@ -174,8 +199,7 @@ static json_t *collect_pmem(void)
 		sysroot_read_u64(&size, "/sys/bus/nd/devices/%s/size", de->d_name);
 		if (size == 0)
 			continue; /* an unconfigured seed namespace */
-		if (sysroot_path(bdir, sizeof(bdir), "/sys/bus/nd/devices/%s/block", de->d_name) ==
-			    0 &&
+		if (sysroot_path(bdir, sizeof(bdir), "/sys/bus/nd/devices/%s/block", de->d_name) == 0 &&
 		    (bd = opendir(bdir))) {
 			while ((be = readdir(bd)))
 				if (be->d_name[0] != '.') {
@@ -186,8 +210,8 @@ static json_t *collect_pmem(void)
 		}
 		if (blk)
 			sysroot_read_u64(&dax, "/sys/block/%s/queue/dax", blk);
-		j = json_pack("{s:s, s:s?, s:I, s:s?, s:b}", "name", de->d_name, "mode", mode,
-			      "size", (json_int_t)size, "blockdev", blk, "dax", dax != 0);
+		j = json_pack("{s:s, s:s?, s:I, s:s?, s:b}", "name", de->d_name, "mode", mode, "size", (json_int_t)size,
+			      "blockdev", blk, "dax", dax != 0);
 		json_array_append_new(a, j);
 	}
 	closedir(d);
@@ -202,13 +226,11 @@ static json_t *collect_kernel(struct caps *c)
 	sysroot_read_line(&version, "/proc/version");
 	sysroot_read_line(&cmdline, "/proc/cmdline");
 	c->version_ok = kver_parse(c->release, &c->version) == 0;
-	j = json_pack("{s:s, s:s?, s:s?}", "release", c->release, "version", version, "cmdline",
-		      cmdline);
+	j = json_pack("{s:s, s:s?, s:s?}", "release", c->release, "version", version, "cmdline", cmdline);
 	if (c->version_ok)
 		json_object_set_new(j, "parsed",
-				    json_pack("{s:i, s:i, s:i, s:i}", "major", c->version.major,
-					      "minor", c->version.minor, "patch",
-					      c->version.patch, "rc", c->version.rc));
+				    json_pack("{s:i, s:i, s:i, s:i}", "major", c->version.major, "minor",
+					      c->version.minor, "patch", c->version.patch, "rc", c->version.rc));
 	return j;
 }
 
@@ -219,8 +241,7 @@ static json_t *collect_machine(void)
 	json_t *j = json_object();
 	int ncpu;
 
-	if (sysroot_read_line(&arch, "/proc/sys/kernel/arch") < 0 && sysroot_is_real() &&
-	    uname(&u) == 0)
+	if (sysroot_read_line(&arch, "/proc/sys/kernel/arch") < 0 && sysroot_is_real() && uname(&u) == 0)
 		arch = strdup(u.machine);
 	json_object_set_new(j, "arch", arch ? json_string(arch) : json_null());
 	if (sysroot_read_line(&online, "/sys/devices/system/cpu/online") == 0 &&
@@ -243,12 +264,11 @@ static json_t *collect_lockdep_gcov(struct caps *c, json_t **ret_gcov)
 	if (sysroot_read_file(&stats, NULL, "/proc/lockdep_stats") == 0)
 		live = caps_lockdep_debug_locks(stats);
 	c->lockdep_live = live == 1;
-	*ret_gcov = json_pack("{s:b, s:b}", "debugfs_gcov",
-			      sysroot_exists("/sys/kernel/debug/gcov"), "reset_writable",
+	*ret_gcov = json_pack("{s:b, s:b}", "debugfs_gcov", sysroot_exists("/sys/kernel/debug/gcov"), "reset_writable",
 			      sysroot_exists("/sys/kernel/debug/gcov/reset"));
 	/* live is judged by debug_locks: lockdep clears it when it turns itself off */
-	return json_pack("{s:b, s:b, s:b}", "configured", c->lockdep_configured, "stats_present",
-			 live >= 0, "live", c->lockdep_live);
+	return json_pack("{s:b, s:b, s:b}", "configured", c->lockdep_configured, "stats_present", live >= 0, "live",
+			 c->lockdep_live);
 }
 
 int caps_collect(struct modules *mods, struct caps *ret, json_t **ret_json)
@@ -278,8 +298,7 @@ int caps_collect(struct modules *mods, struct caps *ret, json_t **ret_json)
 	json_object_set_new(j, "machine", collect_machine());
 	json_object_set_new(j, "filesystems", caps_filesystems_json(mods));
 	json_object_set_new(j, "pmem", collect_pmem());
-	json_object_set_new(j, "taint",
-			    json_pack("{s:I, s:s}", "value", (json_int_t)c.taint, "flags", letters));
+	json_object_set_new(j, "taint", json_pack("{s:I, s:s}", "value", (json_int_t)c.taint, "flags", letters));
 	*ret = c;
 	*ret_json = j;
 	return 0;

@@ -69,9 +69,8 @@ static int probe_signatures(const char *path, struct device *d, struct dev_parti
 	if (!pr)
 		return errno ? -errno : -EIO;
 	blkid_probe_enable_superblocks(pr, 1);
-	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_LABEL |
-						      BLKID_SUBLKS_UUID | BLKID_SUBLKS_USAGE |
-						      BLKID_SUBLKS_VERSION);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_LABEL | BLKID_SUBLKS_UUID |
+						      BLKID_SUBLKS_USAGE | BLKID_SUBLKS_VERSION);
 	blkid_probe_enable_partitions(pr, d ? 1 : 0);
 	if (d)
 		blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
@@ -179,8 +178,7 @@ static void find_by_id(struct device *d)
 		ssize_t n;
 		int rank;
 
-		if (de->d_name[0] == '.' ||
-		    snprintf(link, sizeof(link), "%s/%s", dir, de->d_name) >= (int)sizeof(link))
+		if (de->d_name[0] == '.' || snprintf(link, sizeof(link), "%s/%s", dir, de->d_name) >= (int)sizeof(link))
 			continue;
 		n = readlink(link, target, sizeof(target) - 1);
 		if (n <= 0)
@@ -192,8 +190,8 @@ static void find_by_id(struct device *d)
 			continue;
 		/* prefer the serial-based names the launcher sets over wwn/eui ones */
 		rank = startswith(de->d_name, "virtio-") || startswith(de->d_name, "nvme-") ? 2
-		       : startswith(de->d_name, "wwn-")					? 0
-											: 1;
+		       : startswith(de->d_name, "wwn-")					    ? 0
+											    : 1;
 		if (rank > best) {
 			free(d->by_id);
 			d->by_id = NULL;
@@ -250,8 +248,7 @@ void devices_mark_mounted(struct device_list *l)
 				unsigned pmaj = 0, pmin = 0;
 				_cleanup_free_ char *dev = NULL;
 
-				if (sysroot_read_line(&dev, "/sys/block/%s/%s/dev", d->name,
-						      d->parts[k].name) == 0 &&
+				if (sysroot_read_line(&dev, "/sys/block/%s/%s/dev", d->name, d->parts[k].name) == 0 &&
 				    sscanf(dev, "%u:%u", &pmaj, &pmin) == 2)
 					hit = pmaj == maj && pmin == min;
 			}
@@ -270,8 +267,7 @@ static bool has_entries(const char *name, const char *sub)
 	_cleanup_closedir_ DIR *dd = NULL;
 	struct dirent *de;
 
-	if (sysroot_path(dir, sizeof(dir), "/sys/block/%s/%s", name, sub) < 0 ||
-	    !(dd = opendir(dir)))
+	if (sysroot_path(dir, sizeof(dir), "/sys/block/%s/%s", name, sub) < 0 || !(dd = opendir(dir)))
 		return false;
 	while ((de = readdir(dd)))
 		if (de->d_name[0] != '.')
@@ -364,8 +360,7 @@ static bool skip_device(const char *name)
 	unsigned long long size = read_u64_attr(name, "size");
 
 	/* unused loop devices and ram disks are noise, not hardware */
-	if ((startswith(name, "loop") || startswith(name, "ram") || startswith(name, "zram")) &&
-	    size == 0)
+	if ((startswith(name, "loop") || startswith(name, "ram") || startswith(name, "zram")) && size == 0)
 		return true;
 	return startswith(name, "ram");
 }
@@ -453,20 +448,17 @@ json_t *devices_to_json(const struct device_list *l)
 			const struct dev_partition *p = &d->parts[k];
 
 			json_array_append_new(
-				parts, json_pack("{s:s, s:i, s:I, s:I, s:o, s:o, s:o}", "name",
-						 p->name, "number", (int)p->partno, "start",
-						 (json_int_t)p->start_bytes, "size",
-						 (json_int_t)p->size_bytes, "fstype",
-						 str_or_null(p->fstype), "label", str_or_null(p->label),
-						 "uuid", str_or_null(p->uuid)));
+				parts, json_pack("{s:s, s:i, s:I, s:I, s:o, s:o, s:o}", "name", p->name, "number",
+						 (int)p->partno, "start", (json_int_t)p->start_bytes, "size",
+						 (json_int_t)p->size_bytes, "fstype", str_or_null(p->fstype), "label",
+						 str_or_null(p->label), "uuid", str_or_null(p->uuid)));
 		}
 		snprintf(maj_min, sizeof(maj_min), "%u:%u", d->major, d->minor);
-		j = json_pack("{s:s, s:s, s:s, s:I, s:s, s:o, s:o, s:o, s:o, s:o}", "name", d->name,
-			      "path", d->devnode, "dev", maj_min, "size", (json_int_t)d->size_bytes,
-			      "transport", d->transport ? d->transport : "other", "serial",
-			      str_or_null(d->serial), "wwid", str_or_null(d->wwid), "model",
-			      str_or_null(d->model), "vendor", str_or_null(d->vendor), "by_id",
-			      str_or_null(d->by_id));
+		j = json_pack("{s:s, s:s, s:s, s:I, s:s, s:o, s:o, s:o, s:o, s:o}", "name", d->name, "path", d->devnode,
+			      "dev", maj_min, "size", (json_int_t)d->size_bytes, "transport",
+			      d->transport ? d->transport : "other", "serial", str_or_null(d->serial), "wwid",
+			      str_or_null(d->wwid), "model", str_or_null(d->model), "vendor", str_or_null(d->vendor),
+			      "by_id", str_or_null(d->by_id));
 		json_object_set_new(j, "fstype", str_or_null(d->fstype));
 		json_object_set_new(j, "fsversion", str_or_null(d->fsversion));
 		json_object_set_new(j, "label", str_or_null(d->label));
@@ -478,15 +470,13 @@ json_t *devices_to_json(const struct device_list *l)
 			json_object_set_new(j, "probe", json_string("ambivalent"));
 		else if (d->probe_error)
 			json_object_set_new(j, "probe", json_string(strerror(-d->probe_error)));
-		json_object_set_new(
-			j, "queue",
-			json_pack("{s:b, s:i, s:i, s:I, s:I, s:b, s:s, s:i, s:b}", "rotational",
-				  d->rotational, "logical_block_size", (int)d->logical_block,
-				  "physical_block_size", (int)d->physical_block,
-				  "discard_granularity", (json_int_t)d->discard_granularity,
-				  "discard_max_bytes", (json_int_t)d->discard_max_bytes, "dax",
-				  d->dax, "zoned", d->zoned, "nr_zones", (int)d->nr_zones,
-				  "write_cache", d->write_cache));
+		json_object_set_new(j, "queue",
+				    json_pack("{s:b, s:i, s:i, s:I, s:I, s:b, s:s, s:i, s:b}", "rotational",
+					      d->rotational, "logical_block_size", (int)d->logical_block,
+					      "physical_block_size", (int)d->physical_block, "discard_granularity",
+					      (json_int_t)d->discard_granularity, "discard_max_bytes",
+					      (json_int_t)d->discard_max_bytes, "dax", d->dax, "zoned", d->zoned,
+					      "nr_zones", (int)d->nr_zones, "write_cache", d->write_cache));
 		json_object_set_new(j, "read_only", json_boolean(d->read_only));
 		json_object_set_new(j, "removable", json_boolean(d->removable));
 		json_object_set_new(j, "root", json_boolean(d->is_root));

@@ -64,8 +64,12 @@ char **inventory_cap_names(const struct inventory *inv)
 	static const struct {
 		const char *option, *name;
 	} configured[] = {
-		{ "KASAN", "kasan" },	  { "KCSAN", "kcsan" },	    { "UBSAN", "ubsan" },
-		{ "KFENCE", "kfence" },	  { "DEBUG_KMEMLEAK", "kmemleak" }, { "GCOV_KERNEL", "gcov" },
+		{ "KASAN", "kasan" },
+		{ "KCSAN", "kcsan" },
+		{ "UBSAN", "ubsan" },
+		{ "KFENCE", "kfence" },
+		{ "DEBUG_KMEMLEAK", "kmemleak" },
+		{ "GCOV_KERNEL", "gcov" },
 	};
 	json_t *opts = json_object_get(json_object_get(inv->doc, "kconfig"), "options");
 	char **v = strv_split("", ",");

@@ -50,8 +50,7 @@ int kconfig_read(const char *release, char **ret, const char **ret_source)
 	gzFile gz;
 	int r;
 
-	if (sysroot_path(path, sizeof(path), "/proc/config.gz") == 0 &&
-	    (gz = gzopen(path, "rbe")) != NULL) {
+	if (sysroot_path(path, sizeof(path), "/proc/config.gz") == 0 && (gz = gzopen(path, "rbe")) != NULL) {
 		size_t cap = 1 << 18, len = 0;
 		char *buf = malloc(cap);
 		int n;
@@ -81,4 +80,3 @@ int kconfig_read(const char *release, char **ret, const char **ret_source)
 		*ret_source = "/boot/config-<release>";
 	return r;
 }
-

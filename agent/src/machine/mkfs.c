@@ -34,8 +34,8 @@ int mkfs_format(const char *fstype, const char *options, const char *dev, char *
 	ssize_t n;
 
 	snprintf(prog, sizeof(prog), "mkfs.%s", fstype);
-	if (!opts || strv_push(&argv, prog) < 0 || (f && strv_push(&argv, f) < 0) ||
-	    strv_extend(&argv, opts) < 0 || strv_push(&argv, dev) < 0) {
+	if (!opts || strv_push(&argv, prog) < 0 || (f && strv_push(&argv, f) < 0) || strv_extend(&argv, opts) < 0 ||
+	    strv_push(&argv, dev) < 0) {
 		strv_free(opts);
 		strv_free(argv);
 		return -ENOMEM;

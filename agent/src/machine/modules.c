@@ -37,9 +37,8 @@ struct modules {
 
 DEFINE_CLEANUP(struct kmod_list, kmod_module_unref_list)
 
-static void kmod_log_bridge(void *data _unused_, int priority _unused_, const char *file _unused_,
-			    int line _unused_, const char *fn _unused_, const char *format,
-			    va_list args)
+static void kmod_log_bridge(void *data _unused_, int priority _unused_, const char *file _unused_, int line _unused_,
+			    const char *fn _unused_, const char *format, va_list args)
 {
 	char buf[512];
 
@@ -57,8 +56,7 @@ int modules_new(const char *sysroot, const char *release, struct modules **ret)
 	struct modules *m;
 	struct stat st;
 
-	if (snprintf(dir, sizeof(dir), "%s/lib/modules/%s", sysroot ? sysroot : "", release) >=
-	    (int)sizeof(dir))
+	if (snprintf(dir, sizeof(dir), "%s/lib/modules/%s", sysroot ? sysroot : "", release) >= (int)sizeof(dir))
 		return -ENAMETOOLONG;
 	m = calloc(1, sizeof(*m));
 	if (!m)
@@ -98,9 +96,8 @@ bool modules_have_index(const struct modules *m)
 const char *module_status_to_string(enum module_status s)
 {
 	static const char *const names[MODULE_STATUS_MAX] = {
-		[MODULE_LOADED] = "loaded",   [MODULE_ALREADY] = "already-loaded",
-		[MODULE_BUILTIN] = "builtin", [MODULE_ABSENT] = "absent",
-		[MODULE_FAILED] = "failed",
+		[MODULE_LOADED] = "loaded", [MODULE_ALREADY] = "already-loaded", [MODULE_BUILTIN] = "builtin",
+		[MODULE_ABSENT] = "absent", [MODULE_FAILED] = "failed",
 	};
 	return s < MODULE_STATUS_MAX ? names[s] : "?";
 }
@@ -115,8 +112,7 @@ static void underscore(char *dst, size_t size, const char *name)
 }
 
 /* Mark in want[] the names[] that alias (a device's modalias) resolves to. */
-static void want_alias(struct modules *m, const char *alias, const char *const *names, size_t n,
-		       bool *want)
+static void want_alias(struct modules *m, const char *alias, const char *const *names, size_t n, bool *want)
 {
 	_cleanup_(kmod_module_unref_listp) struct kmod_list *list = NULL;
 	struct kmod_list *l;
@@ -143,8 +139,7 @@ static void want_alias(struct modules *m, const char *alias, const char *const *
  * once virtio_pci binds it: the driver that device will want is wanted
  * too, so that it loads alongside virtio_pci instead of a round later.
  */
-static void want_virtio_alias(struct modules *m, const char *alias, const char *const *names, size_t n,
-			      bool *want)
+static void want_virtio_alias(struct modules *m, const char *alias, const char *const *names, size_t n, bool *want)
 {
 	unsigned dev, svendor, sdev, type = 0;
 	char virtio[40];
@@ -217,16 +212,26 @@ bool modules_usable(const struct modules *m, const char *name)
 static const struct {
 	const char *module, *config;
 } module_configs[] = {
-	{ "virtio_blk", "CONFIG_VIRTIO_BLK" },	  { "virtio_pci", "CONFIG_VIRTIO_PCI" },
-	{ "virtio_scsi", "CONFIG_SCSI_VIRTIO" },  { "sd_mod", "CONFIG_BLK_DEV_SD" },
-	{ "nvme", "CONFIG_BLK_DEV_NVME" },	  { "nfit", "CONFIG_ACPI_NFIT" },
-	{ "nd_pmem", "CONFIG_BLK_DEV_PMEM" },	  { "loop", "CONFIG_BLK_DEV_LOOP" },
-	{ "dm_mod", "CONFIG_BLK_DEV_DM" },	  { "dm_flakey", "CONFIG_DM_FLAKEY" },
-	{ "dm_log_writes", "CONFIG_DM_LOG_WRITES" }, { "dm_snapshot", "CONFIG_DM_SNAPSHOT" },
-	{ "dm_thin_pool", "CONFIG_DM_THIN_PROVISIONING" }, { "dm_delay", "CONFIG_DM_DELAY" },
-	{ "dm_dust", "CONFIG_DM_DUST" },	  { "ext4", "CONFIG_EXT4_FS" },
-	{ "xfs", "CONFIG_XFS_FS" },		  { "btrfs", "CONFIG_BTRFS_FS" },
-	{ "f2fs", "CONFIG_F2FS_FS" },		  { "scsi_debug", "CONFIG_SCSI_DEBUG" },
+	{ "virtio_blk", "CONFIG_VIRTIO_BLK" },
+	{ "virtio_pci", "CONFIG_VIRTIO_PCI" },
+	{ "virtio_scsi", "CONFIG_SCSI_VIRTIO" },
+	{ "sd_mod", "CONFIG_BLK_DEV_SD" },
+	{ "nvme", "CONFIG_BLK_DEV_NVME" },
+	{ "nfit", "CONFIG_ACPI_NFIT" },
+	{ "nd_pmem", "CONFIG_BLK_DEV_PMEM" },
+	{ "loop", "CONFIG_BLK_DEV_LOOP" },
+	{ "dm_mod", "CONFIG_BLK_DEV_DM" },
+	{ "dm_flakey", "CONFIG_DM_FLAKEY" },
+	{ "dm_log_writes", "CONFIG_DM_LOG_WRITES" },
+	{ "dm_snapshot", "CONFIG_DM_SNAPSHOT" },
+	{ "dm_thin_pool", "CONFIG_DM_THIN_PROVISIONING" },
+	{ "dm_delay", "CONFIG_DM_DELAY" },
+	{ "dm_dust", "CONFIG_DM_DUST" },
+	{ "ext4", "CONFIG_EXT4_FS" },
+	{ "xfs", "CONFIG_XFS_FS" },
+	{ "btrfs", "CONFIG_BTRFS_FS" },
+	{ "f2fs", "CONFIG_F2FS_FS" },
+	{ "scsi_debug", "CONFIG_SCSI_DEBUG" },
 	{ "null_blk", "CONFIG_BLK_DEV_NULL_BLK" },
 };
 
@@ -286,8 +291,8 @@ static unsigned elapsed_ms(const struct timespec *t0)
 }
 
 /* Load name with ctx into *o; the one place libkmod's results are interpreted. */
-static void load_one(const struct modules *m, struct kmod_ctx *ctx, const char *name,
-		     bool required, struct module_outcome *o)
+static void load_one(const struct modules *m, struct kmod_ctx *ctx, const char *name, bool required,
+		     struct module_outcome *o)
 {
 	_cleanup_(kmod_module_unref_listp) struct kmod_list *list = NULL;
 	struct kmod_list *l;
@@ -316,8 +321,7 @@ static void load_one(const struct modules *m, struct kmod_ctx *ctx, const char *
 		} else if (state == KMOD_MODULE_LIVE || state == KMOD_MODULE_COMING) {
 			st = MODULE_ALREADY;
 		} else {
-			r = kmod_module_probe_insert_module(mod, KMOD_PROBE_IGNORE_COMMAND, NULL,
-							    NULL, NULL, NULL);
+			r = kmod_module_probe_insert_module(mod, KMOD_PROBE_IGNORE_COMMAND, NULL, NULL, NULL, NULL);
 			if (r == 0) {
 				st = MODULE_LOADED;
 			} else if (r > 0) {
@@ -425,8 +429,8 @@ static void *load_worker(void *arg)
 	return NULL;
 }
 
-int modules_batch_start(struct modules *m, const struct module_request *reqs, size_t n,
-			unsigned jobs, struct modules_batch **ret)
+int modules_batch_start(struct modules *m, const struct module_request *reqs, size_t n, unsigned jobs,
+			struct modules_batch **ret)
 {
 	struct modules_batch *b = calloc(1, sizeof(*b));
 
@@ -488,8 +492,7 @@ json_t *modules_to_json(const struct modules *m)
 	for (size_t i = 0; a && i < m->n; i++) {
 		const struct module_outcome *o = &m->v[i];
 		json_t *j = json_pack("{s:s, s:s, s:b, s:i}", "name", o->name, "status",
-				      module_status_to_string(o->status), "required", o->required,
-				      "ms", (int)o->ms);
+				      module_status_to_string(o->status), "required", o->required, "ms", (int)o->ms);
 
 		if (j && o->error)
 			json_object_set_new(j, "error", json_string(strerror(-o->error)));

@@ -10,14 +10,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-enum module_status {
-	MODULE_LOADED,
-	MODULE_ALREADY,
-	MODULE_BUILTIN,
-	MODULE_ABSENT,
-	MODULE_FAILED,
-	MODULE_STATUS_MAX
-};
+enum module_status { MODULE_LOADED, MODULE_ALREADY, MODULE_BUILTIN, MODULE_ABSENT, MODULE_FAILED, MODULE_STATUS_MAX };
 
 enum module_avail { MODULE_AVAIL_NONE, MODULE_AVAIL_BUILTIN, MODULE_AVAIL_LOADABLE };
 
@@ -69,8 +62,8 @@ struct modules_batch;
  * joins the threads and frees *ret. Meanwhile m may be used for lookups
  * (modules_available) but not for loading. Returns 0 or -ENOMEM.
  */
-int modules_batch_start(struct modules *m, const struct module_request *reqs, size_t n,
-			unsigned jobs, struct modules_batch **ret);
+int modules_batch_start(struct modules *m, const struct module_request *reqs, size_t n, unsigned jobs,
+			struct modules_batch **ret);
 int modules_batch_wait(struct modules_batch *b);
 
 /*

@@ -11,9 +11,8 @@
 #include <string.h>
 
 static const char *const role_names[ROLE_MAX] = {
-	[ROLE_RESULTS] = "results", [ROLE_TEST] = "test",	    [ROLE_SCRATCH] = "scratch",
-	[ROLE_LOG] = "log",	    [ROLE_RT] = "rt",		    [ROLE_LOGWRITES] = "logwrites",
-	[ROLE_POOL] = "pool",
+	[ROLE_RESULTS] = "results", [ROLE_TEST] = "test",	    [ROLE_SCRATCH] = "scratch", [ROLE_LOG] = "log",
+	[ROLE_RT] = "rt",	    [ROLE_LOGWRITES] = "logwrites", [ROLE_POOL] = "pool",
 };
 
 const char *role_to_string(enum role r)
@@ -149,8 +148,7 @@ static void judge(struct roles *r, struct role_slot *s, const struct roles_reque
 		return;
 	}
 	if (d->has_holders) {
-		snprintf(s->reason, sizeof(s->reason), "'%s' is in use by another block device",
-			 d->devnode);
+		snprintf(s->reason, sizeof(s->reason), "'%s' is in use by another block device", d->devnode);
 		return;
 	}
 	if (d->read_only) {
@@ -160,8 +158,8 @@ static void judge(struct roles *r, struct role_slot *s, const struct roles_reque
 	if (device_has_signature(d) && !s->claimed_before && !s->wipe_allowed) {
 		device_describe_signature(d, sig, sizeof(sig));
 		snprintf(s->reason, sizeof(s->reason),
-			 "'%s' holds %s that fsagent did not create; allow it with fsagent.wipe=%s",
-			 d->devnode, sig, d->name);
+			 "'%s' holds %s that fsagent did not create; allow it with fsagent.wipe=%s", d->devnode, sig,
+			 d->name);
 		return;
 	}
 	s->state = ROLE_ASSIGNED;
@@ -183,8 +181,8 @@ static bool default_matches(enum role role, const struct device *d)
 	return eq(d->serial, want) || eq(d->label, want);
 }
 
-static void add_slot(struct roles *r, enum role role, unsigned index, const struct device *d,
-		     const char *how, const struct roles_request *req)
+static void add_slot(struct roles *r, enum role role, unsigned index, const struct device *d, const char *how,
+		     const struct roles_request *req)
 {
 	struct role_slot *s;
 
@@ -200,8 +198,7 @@ static void add_slot(struct roles *r, enum role role, unsigned index, const stru
 	r->n++;
 }
 
-static void assign_one(const struct device_list *devs, enum role role, const struct roles_request *req,
-		       struct roles *r)
+static void assign_one(const struct device_list *devs, enum role role, const struct roles_request *req, struct roles *r)
 {
 	const char *spec = req->spec[role];
 	char how[160], want[64];
@@ -232,13 +229,11 @@ static void assign_pool(const struct device_list *devs, const struct roles_reque
 		/* devices are sorted by name, so pool order is stable across boots */
 		for (size_t i = 0; i < devs->n && idx < ROLES_MAX_POOL; i++)
 			if (default_matches(ROLE_POOL, &devs->v[i]))
-				add_slot(r, ROLE_POOL, idx++, &devs->v[i], "default serial fsagent-pool*",
-					 req);
+				add_slot(r, ROLE_POOL, idx++, &devs->v[i], "default serial fsagent-pool*", req);
 		return;
 	}
 	snprintf(buf, sizeof(buf), "%s", req->spec[ROLE_POOL]);
-	for (char *t = strtok_r(buf, ",", &save); t && idx < ROLES_MAX_POOL;
-	     t = strtok_r(NULL, ",", &save)) {
+	for (char *t = strtok_r(buf, ",", &save); t && idx < ROLES_MAX_POOL; t = strtok_r(NULL, ",", &save)) {
 		bool found = false;
 
 		for (size_t i = 0; i < devs->n && !found; i++)
@@ -269,16 +264,14 @@ const struct role_slot *roles_get(const struct roles *r, enum role role)
 
 json_t *roles_to_json(const struct roles *r)
 {
-	json_t *assigned = json_object(), *pool = json_array(), *refused = json_array(),
-	       *missing = json_object();
+	json_t *assigned = json_object(), *pool = json_array(), *refused = json_array(), *missing = json_object();
 
 	for (size_t i = 0; i < r->n; i++) {
 		const struct role_slot *s = &r->v[i];
-		json_t *j = json_pack("{s:s, s:s, s:s?, s:s?, s:s, s:b, s:b}", "role",
-				      role_to_string(s->role), "path", s->dev->devnode, "serial",
-				      s->dev->serial, "by_id", s->dev->by_id, "matched_by",
-				      s->matched_by, "claimed_before", s->claimed_before,
-				      "wipe_allowed", s->wipe_allowed);
+		json_t *j =
+			json_pack("{s:s, s:s, s:s?, s:s?, s:s, s:b, s:b}", "role", role_to_string(s->role), "path",
+				  s->dev->devnode, "serial", s->dev->serial, "by_id", s->dev->by_id, "matched_by",
+				  s->matched_by, "claimed_before", s->claimed_before, "wipe_allowed", s->wipe_allowed);
 
 		if (s->state == ROLE_REFUSED) {
 			json_object_set_new(j, "reason", json_string(s->reason));
@@ -291,8 +284,7 @@ json_t *roles_to_json(const struct roles *r)
 	}
 	for (int role = 0; role < ROLE_MAX; role++)
 		if (r->missing[role][0])
-			json_object_set_new(missing, role_to_string((enum role)role),
-					    json_string(r->missing[role]));
-	return json_pack("{s:o, s:o, s:o, s:o}", "assigned", assigned, "pool", pool, "refused",
-			 refused, "unmatched_specs", missing);
+			json_object_set_new(missing, role_to_string((enum role)role), json_string(r->missing[role]));
+	return json_pack("{s:o, s:o, s:o, s:o}", "assigned", assigned, "pool", pool, "refused", refused,
+			 "unmatched_specs", missing);
 }

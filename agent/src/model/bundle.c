@@ -47,10 +47,10 @@ int bundle_create(struct bundle *b, const char *results, const char *run_id, jso
 	}
 	bundle_reserve_take(b);
 	/* "o" steals plan and kernel, as the contract says */
-	b->doc = json_pack("{s:s, s:s, s:s, s:o, s:n, s:s, s:o, s:o, s:[], s:{}}", "schema", BUNDLE_SCHEMA,
-			   "run_id", run_id, "fsagent_version", fsagent_version, "started", now_json(),
-			   "ended", "state", "running", "kernel", kernel ? kernel : json_null(), "plan",
-			   plan ? plan : json_null(), "configs", "counts");
+	b->doc = json_pack("{s:s, s:s, s:s, s:o, s:n, s:s, s:o, s:o, s:[], s:{}}", "schema", BUNDLE_SCHEMA, "run_id",
+			   run_id, "fsagent_version", fsagent_version, "started", now_json(), "ended", "state",
+			   "running", "kernel", kernel ? kernel : json_null(), "plan", plan ? plan : json_null(),
+			   "configs", "counts");
 	return b->doc ? 0 : -ENOMEM;
 }
 
@@ -72,17 +72,16 @@ int bundle_open(struct bundle *b, const char *results, const char *run_id)
 		goto bad;
 	/* the journals are the truth about iterations a crash interrupted */
 	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
-		json_array_foreach(json_object_get(c, "iterations"), k, it)
-	{
-		json_t *tests;
+		json_array_foreach(json_object_get(c, "iterations"), k, it) {
+			json_t *tests;
 
-		if (!bundle_iteration_running(it))
-			continue;
-		if (bundle_read_journal(b->dir, c, it, &tests, err, sizeof(err)) < 0)
-			goto bad;
-		bundle_recount(it, tests);
-		json_decref(tests);
-	}
+			if (!bundle_iteration_running(it))
+				continue;
+			if (bundle_read_journal(b->dir, c, it, &tests, err, sizeof(err)) < 0)
+				goto bad;
+			bundle_recount(it, tests);
+			json_decref(tests);
+		}
 	bundle_reserve_take(b);
 	return 0;
 bad:
@@ -120,8 +119,7 @@ void bundle_config_status(json_t *config, const char *status, const char *reason
 	json_object_set_new(config, "reason", reason ? json_string(reason) : json_null());
 }
 
-json_t *bundle_add_iteration(struct bundle *b, json_t *config, unsigned index, const char *seed,
-			     char *const *order)
+json_t *bundle_add_iteration(struct bundle *b, json_t *config, unsigned index, const char *seed, char *const *order)
 {
 	json_t *ord = json_array(), *it;
 
@@ -201,8 +199,7 @@ int bundle_fold_iteration(struct bundle *b, json_t *config, json_t *iteration)
 		per = json_object();
 		json_object_set_new(agg, bundle_config_name(config), per);
 	}
-	json_array_foreach(tests, i, t)
-	{
+	json_array_foreach(tests, i, t) {
 		const char *name = json_string_value(json_object_get(t, "name"));
 		const char *st = json_string_value(json_object_get(t, "status"));
 		json_t *a = json_object_get(per, name);
@@ -276,8 +273,8 @@ int bundle_remaining(struct bundle *b, json_t *config, json_t *iteration, char *
 	return 0;
 }
 
-int bundle_record_skipped(struct bundle *b, json_t *config, json_t *iteration, const char *name,
-			  const char *status, const char *reason, const char *source)
+int bundle_record_skipped(struct bundle *b, json_t *config, json_t *iteration, const char *name, const char *status,
+			  const char *reason, const char *source)
 {
 	json_auto_t *rec = json_pack("{s:s, s:s, s:s?, s:s?, s:f, s:{}, s:[]}", "name", name, "status", status,
 				     "reason", reason, "source", source, "duration", 0.0, "findings", "artifacts");
@@ -331,8 +328,7 @@ static int artifact_path(char *buf, size_t size, const char *config, json_int_t 
 
 	if (bundle_config_slug(config, slug, sizeof(slug)) < 0)
 		return -EINVAL;
-	return snprintf(buf, size, "artifacts/%s/%lld/%s.%s", slug, (long long)iteration, test, ext) >=
-			       (int)size
+	return snprintf(buf, size, "artifacts/%s/%lld/%s.%s", slug, (long long)iteration, test, ext) >= (int)size
 		       ? -ENAMETOOLONG
 		       : 0;
 }
@@ -397,12 +393,14 @@ int bundle_record_test(struct bundle *b, json_t *config, json_t *iteration, cons
 		json_object_set_new(rec, "reruns",
 				    json_pack("{s:i, s:i, s:s}", "runs", (int)t->runs, "fails", (int)t->fails,
 					      "classification",
-					      t->fails == t->runs ? "consistent" : t->fails ? "flaky" : "passed"));
+					      t->fails == t->runs ? "consistent"
+					      : t->fails	  ? "flaky"
+								  : "passed"));
 	return bundle_journal_append(b, config, iteration, rec, true);
 }
 
-int bundle_coverage_dir(struct bundle *b, json_t *config, json_t *iteration, const char *test, char *abs,
-			size_t as, char *rel, size_t rs)
+int bundle_coverage_dir(struct bundle *b, json_t *config, json_t *iteration, const char *test, char *abs, size_t as,
+			char *rel, size_t rs)
 {
 	char slug[128];
 
@@ -446,8 +444,8 @@ int bundle_write(struct bundle *b)
 		return -errno;
 	bundle_sum_counts(b->doc);
 	json_object_set_new(b->doc, "writes",
-			    json_pack("{s:i, s:f, s:f}", "count", (int)b->writes, "max_ms", b->write_max_ms,
-				      "mean_ms", b->writes ? b->write_total_ms / b->writes : 0.0));
+			    json_pack("{s:i, s:f, s:f}", "count", (int)b->writes, "max_ms", b->write_max_ms, "mean_ms",
+				      b->writes ? b->write_total_ms / b->writes : 0.0));
 	json_object_set_new(b->doc, "records_lost", json_integer((json_int_t)bundle_records_lost(b)));
 	text = json_dumps(b->doc, JSON_COMPACT);
 	if (!text)

@@ -46,8 +46,8 @@
 struct bundle {
 	char dir[PATH_MAX]; /* <results>/runs/<run id> */
 	json_t *doc;
-	int jfd;      /* the open journal, O_APPEND, or -1 */
-	json_t *jit;  /* the iteration it belongs to */
+	int jfd;     /* the open journal, O_APPEND, or -1 */
+	json_t *jit; /* the iteration it belongs to */
 	/* what durable test records cost, for the record */
 	unsigned writes;
 	double write_max_ms, write_total_ms;
@@ -89,8 +89,7 @@ void bundle_config_status(json_t *config, const char *status, const char *reason
  * Append an iteration with its seed and order, state "running", and create
  * its journal. Returns it (borrowed), or NULL on failure.
  */
-json_t *bundle_add_iteration(struct bundle *b, json_t *config, unsigned index, const char *seed,
-			     char *const *order);
+json_t *bundle_add_iteration(struct bundle *b, json_t *config, unsigned index, const char *seed, char *const *order);
 /* The iteration of that index, or NULL (borrowed). */
 json_t *bundle_find_iteration(json_t *config, unsigned index);
 /*
@@ -136,8 +135,8 @@ int bundle_coverage_dir(struct bundle *b, json_t *config, json_t *iteration, con
 			size_t abs_size, char *rel, size_t rel_size);
 
 /* Record an expunged or unknown test without running it (durable at the next bundle_write). */
-int bundle_record_skipped(struct bundle *b, json_t *config, json_t *iteration, const char *name,
-			  const char *status, const char *reason, const char *source);
+int bundle_record_skipped(struct bundle *b, json_t *config, json_t *iteration, const char *name, const char *status,
+			  const char *reason, const char *source);
 
 /* Records not written for want of space (kept in memory, retried). */
 size_t bundle_records_lost(const struct bundle *b);

@@ -11,8 +11,8 @@
 #include <stddef.h>
 
 /* Each config c of a bundle document and each iteration it of it (i, k: their indexes). */
-#define bundle_foreach_iteration(doc, i, c, k, it)                  \
-	json_array_foreach(json_object_get(doc, "configs"), i, c)   \
+#define bundle_foreach_iteration(doc, i, c, k, it)                \
+	json_array_foreach(json_object_get(doc, "configs"), i, c) \
 		json_array_foreach(json_object_get(c, "iterations"), k, it)
 
 /* Whether s is a status a record may have (model/result.h's names). */
@@ -40,8 +40,8 @@ void bundle_sum_counts(json_t *doc);
  * *ret_end (may be NULL) gets the length of the whole lines. Any other bad
  * line is an error naming shown:line. Returns 0, -ENOMEM or -EBADMSG.
  */
-int bundle_parse_journal(const char *text, size_t len, const char *shown, json_t **ret, size_t *ret_end,
-			 char *err, size_t es);
+int bundle_parse_journal(const char *text, size_t len, const char *shown, json_t **ret, size_t *ret_end, char *err,
+			 size_t es);
 /* The records of an iteration's journal under dir; a missing journal has none. */
 int bundle_read_journal(const char *dir, json_t *config, json_t *iteration, json_t **ret, char *err, size_t es);
 

@@ -171,8 +171,8 @@ int bundle_journal_append(struct bundle *b, json_t *config, json_t *iteration, j
 		/* kept, in order behind the others, for the next try */
 		if (!b->pending)
 			b->pending = json_array();
-		json_array_append_new(b->pending, json_pack("{s:O, s:O, s:O}", "config", config, "iteration",
-							    iteration, "record", rec));
+		json_array_append_new(b->pending, json_pack("{s:O, s:O, s:O}", "config", config, "iteration", iteration,
+							    "record", rec));
 	}
 	return r;
 }
@@ -181,4 +181,3 @@ size_t bundle_records_lost(const struct bundle *b)
 {
 	return json_array_size(b->pending);
 }
-

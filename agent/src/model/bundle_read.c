@@ -119,8 +119,8 @@ static bool record_ok(json_t *rec, char *why, size_t size)
  * torn by a crash and is not a record; *ret_end (may be NULL) gets the length
  * of the whole lines. Any other bad line is an error naming shown:line.
  */
-int bundle_parse_journal(const char *text, size_t len, const char *shown, json_t **ret, size_t *ret_end,
-			 char *err, size_t es)
+int bundle_parse_journal(const char *text, size_t len, const char *shown, json_t **ret, size_t *ret_end, char *err,
+			 size_t es)
 {
 	json_auto_t *tests = json_array(), *where = json_object();
 	size_t pos = 0;
@@ -184,14 +184,10 @@ int bundle_read_beneath(const char *dir, const char *rel, size_t max, char **ret
 const char *bundle_read_error(int r)
 {
 	switch (r) {
-	case -ELOOP:
-		return "a symbolic link on the way: refused";
-	case -EINVAL:
-		return "not a regular file: refused";
-	case -EFBIG:
-		return "larger than a reader accepts: refused";
-	default:
-		return strerror(-r);
+	case -ELOOP: return "a symbolic link on the way: refused";
+	case -EINVAL: return "not a regular file: refused";
+	case -EFBIG: return "larger than a reader accepts: refused";
+	default: return strerror(-r);
 	}
 }
 
@@ -205,7 +201,8 @@ int bundle_read_journal(const char *dir, json_t *config, json_t *iteration, json
 
 	r = bundle_journal_rel(rel, sizeof(rel), bundle_config_name(config), iteration);
 	if (r < 0) {
-		snprintf(err, es, "key 'configs[].name': '%s' cannot name a journal", bundle_config_name(config) ?: "(missing)");
+		snprintf(err, es, "key 'configs[].name': '%s' cannot name a journal",
+			 bundle_config_name(config) ?: "(missing)");
 		return -EBADMSG;
 	}
 	r = bundle_read_beneath(dir, rel, BUNDLE_MAX_JOURNAL, &text, &len);
@@ -270,8 +267,7 @@ int bundle_check_doc(json_t *doc, char *err, size_t es)
 		snprintf(err, es, "key 'configs': not an array");
 		return -EBADMSG;
 	}
-	json_array_foreach(json_object_get(doc, "configs"), i, c)
-	{
+	json_array_foreach(json_object_get(doc, "configs"), i, c) {
 		char slug[128];
 
 		if (bundle_config_slug(bundle_config_name(c), slug, sizeof(slug)) < 0 ||
@@ -283,16 +279,18 @@ int bundle_check_doc(json_t *doc, char *err, size_t es)
 			if (!json_is_integer(json_object_get(it, "index")) ||
 			    json_integer_value(json_object_get(it, "index")) < 0 ||
 			    (!json_is_array(json_object_get(it, "order")) && !bundle_iteration_folded(it))) {
-				snprintf(err, es, "key 'configs[%zu].iterations[%zu]': needs an index and an order", i, k);
+				snprintf(err, es, "key 'configs[%zu].iterations[%zu]': needs an index and an order", i,
+					 k);
 				return -EBADMSG;
 			} else {
 				const char *st;
 				json_t *n;
 
 				json_object_foreach(json_object_get(it, "counts"), st, n)
-					if (!bundle_status_known(st) || !json_is_integer(n) || json_integer_value(n) < 0 ||
-					    json_integer_value(n) > BUNDLE_MAX_COUNT) {
-						snprintf(err, es, "key 'configs[%zu].iterations[%zu].counts': not status counts",
+					if (!bundle_status_known(st) || !json_is_integer(n) ||
+					    json_integer_value(n) < 0 || json_integer_value(n) > BUNDLE_MAX_COUNT) {
+						snprintf(err, es,
+							 "key 'configs[%zu].iterations[%zu].counts': not status counts",
 							 i, k);
 						return -EBADMSG;
 					}
@@ -309,12 +307,12 @@ void bundle_sum_counts(json_t *doc)
 	size_t i, k;
 
 	bundle_foreach_iteration(doc, i, c, k, it)
-			json_object_foreach(json_object_get(it, "counts"), s, v)
-	{
-		json_t *n = json_object_get(counts, s);
+		json_object_foreach(json_object_get(it, "counts"), s, v) {
+			json_t *n = json_object_get(counts, s);
 
-		json_object_set_new(counts, s, json_integer((n ? json_integer_value(n) : 0) + json_integer_value(v)));
-	}
+			json_object_set_new(counts, s,
+					    json_integer((n ? json_integer_value(n) : 0) + json_integer_value(v)));
+		}
 	json_object_set_new(doc, "counts", counts);
 }
 
@@ -371,8 +369,7 @@ int bundle_load(const char *path, json_t **ret, char *err, size_t es)
 
 	if (r < 0)
 		return r;
-	bundle_foreach_iteration(doc, i, c, k, it)
-	{
+	bundle_foreach_iteration(doc, i, c, k, it) {
 		json_t *tests;
 		char why[512];
 
@@ -404,8 +401,8 @@ bool bundle_artifact_ok(const char *path)
 /* a character of an artifact's path component: "002.out.bad" */
 static bool path_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-	       c == '-' || c == '.';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+	       c == '.';
 }
 
 bool bundle_rel_path_ok(const char *path, const char *top)

@@ -133,8 +133,8 @@ static int scan_line(const char *line, size_t n, const char *shown, unsigned lin
  * Validate a journal as it streams by and hand its records on, the last of
  * a test winning: memory grows with the tests it names, not its lines.
  */
-static int scan_journal(int fd, const char *shown, const char *config, const struct bundle_scan_ops *ops,
-			void *ctx, char *err, size_t es)
+static int scan_journal(int fd, const char *shown, const char *config, const struct bundle_scan_ops *ops, void *ctx,
+			char *err, size_t es)
 {
 	size_t bufsize = BUNDLE_MAX_LINE + 65536, len = 0, cap = 0;
 	_cleanup_free_ char *buf = malloc(bufsize);
@@ -191,7 +191,7 @@ static int scan_journal(int fd, const char *shown, const char *config, const str
 	}
 	for (size_t i = 0; r == 0 && i < names.n; i++)
 		r = ops->outcome(ctx, &(struct bundle_outcome){ config, names.keys[i], last[i].status, 1,
-								 last[i].duration, last[i].duration });
+								last[i].duration, last[i].duration });
 	strmap_release(&names);
 	return r;
 }
@@ -209,35 +209,35 @@ static int scan_aggregate(json_t *agg, const char *file, const struct bundle_sca
 		return -EBADMSG;
 	}
 	json_object_foreach(agg, cname, tests)
-		json_object_foreach(tests, tname, a)
-	{
-		double total = json_number_value(json_object_get(a, "duration_total"));
-		double max = json_number_value(json_object_get(a, "duration_max"));
-		char slug[128];
+		json_object_foreach(tests, tname, a) {
+			double total = json_number_value(json_object_get(a, "duration_total"));
+			double max = json_number_value(json_object_get(a, "duration_max"));
+			char slug[128];
 
-		if (bundle_config_slug(cname, slug, sizeof(slug)) < 0 || !bundle_test_name_ok(tname)) {
-			snprintf(err, es, "%s: key 'aggregate.%s.%s': not a config and a test name", file, cname, tname);
-			return -EBADMSG;
-		}
-		json_object_foreach(json_object_get(a, "statuses"), sname, v)
-		{
-			struct jscan_field sf = { "status", JSCAN_STRING, sname, strlen(sname) };
-			const char *st = status_of(&sf);
-
-			if (!st || !json_is_integer(v) || json_integer_value(v) < 0 ||
-			    json_integer_value(v) > BUNDLE_MAX_COUNT) {
-				snprintf(err, es, "%s: key 'aggregate.%s.%s.statuses.%s': not a status count", file, cname,
-					 tname, sname);
+			if (bundle_config_slug(cname, slug, sizeof(slug)) < 0 || !bundle_test_name_ok(tname)) {
+				snprintf(err, es, "%s: key 'aggregate.%s.%s': not a config and a test name", file,
+					 cname, tname);
 				return -EBADMSG;
 			}
-			/* durations go with the first status; totals stay right */
-			r = ops->outcome(ctx, &(struct bundle_outcome){ cname, tname, st,
-									 (uint64_t)json_integer_value(v), total, max });
-			if (r < 0)
-				return r;
-			total = 0;
+			json_object_foreach(json_object_get(a, "statuses"), sname, v) {
+				struct jscan_field sf = { "status", JSCAN_STRING, sname, strlen(sname) };
+				const char *st = status_of(&sf);
+
+				if (!st || !json_is_integer(v) || json_integer_value(v) < 0 ||
+				    json_integer_value(v) > BUNDLE_MAX_COUNT) {
+					snprintf(err, es, "%s: key 'aggregate.%s.%s.statuses.%s': not a status count",
+						 file, cname, tname, sname);
+					return -EBADMSG;
+				}
+				/* durations go with the first status; totals stay right */
+				r = ops->outcome(ctx, &(struct bundle_outcome){ cname, tname, st,
+										(uint64_t)json_integer_value(v), total,
+										max });
+				if (r < 0)
+					return r;
+				total = 0;
+			}
 		}
-	}
 	return 0;
 }
 
@@ -263,8 +263,7 @@ int bundle_scan(const char *path, const struct bundle_scan_ops *ops, void *ctx, 
 	r = scan_aggregate(json_object_get(doc, "aggregate"), file, ops, ctx, err, es);
 	if (r < 0)
 		return r;
-	bundle_foreach_iteration(doc, i, c, k, it)
-	{
+	bundle_foreach_iteration(doc, i, c, k, it) {
 		char rel[PATH_MAX], shown[PATH_MAX * 2];
 		_cleanup_close_ int fd = -1;
 
@@ -307,8 +306,7 @@ static int find_bundles(const char *dir, int depth, char ***list)
 	if (!d)
 		return 0;
 	while (r >= 0 && (de = readdir(d))) {
-		if (de->d_name[0] == '.' ||
-		    snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
+		if (de->d_name[0] == '.' || snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
 			continue;
 		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
 			r = find_bundles(path, depth - 1, list);

@@ -92,8 +92,9 @@ static void handle_line(struct checkout *p, char *line, size_t len)
 
 			fails = f ? (unsigned)strtoul(f + 5, NULL, 10) : 0;
 			passes = ps ? (unsigned)strtoul(ps + 5, NULL, 10) : 0;
-			ev = (struct checkout_event){ .kind = CE_AGGREGATE, .test = test, .fails = fails,
-						      .passes = passes };
+			ev = (struct checkout_event){
+				.kind = CE_AGGREGATE, .test = test, .fails = fails, .passes = passes
+			};
 			p->cb(p->data, &ev);
 			return;
 		}
@@ -107,7 +108,8 @@ static void handle_line(struct checkout *p, char *line, size_t len)
 	}
 	/* an indented diff line, or "(see ... for details)", belongs to the last result */
 	if (p->current[0] && len > 0 && (startswith(line, "    ") || startswith(line, "(see "))) {
-		ev = (struct checkout_event){ .kind = CE_EXCERPT, .test = p->current,
+		ev = (struct checkout_event){ .kind = CE_EXCERPT,
+					      .test = p->current,
 					      .text = line + (line[0] == ' ' ? 4 : 0) };
 		p->cb(p->data, &ev);
 		return;

@@ -37,9 +37,9 @@ typedef void (*checkout_cb)(void *data, const struct checkout_event *ev);
 struct checkout {
 	char line[8192];
 	size_t len;
-	bool started;		/* a CE_START was sent for the partial line */
-	char current[128];	/* the test whose result was last seen (for excerpts) */
-	char *const *tests;	/* the names check was asked to run, NULL-terminated */
+	bool started;	    /* a CE_START was sent for the partial line */
+	char current[128];  /* the test whose result was last seen (for excerpts) */
+	char *const *tests; /* the names check was asked to run, NULL-terminated */
 	checkout_cb cb;
 	void *data;
 };

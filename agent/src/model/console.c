@@ -29,8 +29,7 @@ int console_format_progress(char *buf, size_t size, size_t done, size_t total, c
 			 size);
 }
 
-int console_format_final(char *buf, size_t size, enum console_final f, const char *summary, const char *action,
-			 long ms)
+int console_format_final(char *buf, size_t size, enum console_final f, const char *summary, const char *action, long ms)
 {
 	return formatted(snprintf(buf, size, CONSOLE_FINAL "%s%s%s; %s at %ld ms", console_final_word(f),
 				  summary && summary[0] ? ": " : "", summary ? summary : "", action, ms),

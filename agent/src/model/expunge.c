@@ -144,7 +144,7 @@ int expunge_parse(struct expunge_list *list, const char *file, const char *buf, 
 		add.v = nv;
 		add.v[add.n++] = r;
 		continue;
-nomem_rule:
+	nomem_rule:
 		rule_release(&r);
 		rl = -ENOMEM;
 		break;
@@ -236,8 +236,7 @@ bool expunge_rule_matches(const struct expunge_rule *r, const char *test, const 
 	return true;
 }
 
-const struct expunge_rule *expunge_match(const struct expunge_list *l, const char *test,
-					 const struct expunge_ctx *ctx)
+const struct expunge_rule *expunge_match(const struct expunge_list *l, const char *test, const struct expunge_ctx *ctx)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (expunge_rule_matches(&l->v[i], test, ctx))

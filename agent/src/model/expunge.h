@@ -59,14 +59,12 @@ int expunge_parse(struct expunge_list *l, const char *file, const char *buf, cha
  * NULL for the current directory), appending to l. Errors name the file
  * (and line). Returns 0 or -errno.
  */
-int expunge_load_files(struct expunge_list *l, const char *base, char *const *files, char *err,
-		       size_t errsize);
+int expunge_load_files(struct expunge_list *l, const char *base, char *const *files, char *err, size_t errsize);
 
 /* Whether rule r expunges test under ctx (caps NULL: none). */
 bool expunge_rule_matches(const struct expunge_rule *r, const char *test, const struct expunge_ctx *ctx);
 
 /* The first rule that expunges test under ctx, or NULL. */
-const struct expunge_rule *expunge_match(const struct expunge_list *l, const char *test,
-					 const struct expunge_ctx *ctx);
+const struct expunge_rule *expunge_match(const struct expunge_list *l, const char *test, const struct expunge_ctx *ctx);
 
 void expunge_list_release(struct expunge_list *l);

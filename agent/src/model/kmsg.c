@@ -38,8 +38,8 @@ int kmsg_parse_record(const char *buf, size_t len, struct kmsg_record *ret)
 	semi = memchr(buf, ';', len);
 	if (!semi)
 		return -EBADMSG;
-	if (!parse_ull(&p, semi, &pri) || p >= semi || *p++ != ',' || !parse_ull(&p, semi, &seq) ||
-	    p >= semi || *p++ != ',' || !parse_ull(&p, semi, &ts) || p >= semi || *p != ',')
+	if (!parse_ull(&p, semi, &pri) || p >= semi || *p++ != ',' || !parse_ull(&p, semi, &seq) || p >= semi ||
+	    *p++ != ',' || !parse_ull(&p, semi, &ts) || p >= semi || *p != ',')
 		return -EBADMSG;
 	nl = memchr(semi + 1, '\n', (size_t)(end - semi - 1));
 	ret->level = (int)(pri & 7);
@@ -129,8 +129,7 @@ enum kmsg_finding kmsg_classify(const char *m, size_t n)
 	if (begins(m, n, "Oops:") || has(m, n, "BUG: unable to handle") ||
 	    has(m, n, "BUG: kernel NULL pointer dereference"))
 		return KMSG_OOPS;
-	if (has(m, n, "kernel BUG at") || has_bug_word(m, n) ||
-	    (begins(m, n, "BUG ") && has(m, n, "remaining")))
+	if (has(m, n, "kernel BUG at") || has_bug_word(m, n) || (begins(m, n, "BUG ") && has(m, n, "remaining")))
 		return KMSG_BUG;
 	/* fstests ignores this one: xfs repairs the AGFL and says so */
 	if (has(m, n, "WARNING:") && !has(m, n, "WARNING: Reset corrupted AGFL"))

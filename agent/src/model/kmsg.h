@@ -37,7 +37,7 @@ enum kmsg_finding {
 	KMSG_KFENCE,
 	KMSG_UBSAN,
 	KMSG_KCSAN,
-	KMSG_HUNG_TASK,	 /* INFO: task ... blocked for more than N seconds */
+	KMSG_HUNG_TASK, /* INFO: task ... blocked for more than N seconds */
 	KMSG_SOFT_LOCKUP,
 	KMSG_HARD_LOCKUP,
 	KMSG_RCU_STALL,

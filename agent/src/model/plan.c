@@ -18,8 +18,19 @@
 #include <string.h>
 #include <time.h>
 
-enum key_type { K_LIST_TESTS, K_LIST_GROUPS, K_LIST_CONFIGS, K_LIST_FILES, K_ORDER, K_SEED, K_UINT,
-		K_DURATION, K_TIME, K_STRING, K_SHARD };
+enum key_type {
+	K_LIST_TESTS,
+	K_LIST_GROUPS,
+	K_LIST_CONFIGS,
+	K_LIST_FILES,
+	K_ORDER,
+	K_SEED,
+	K_UINT,
+	K_DURATION,
+	K_TIME,
+	K_STRING,
+	K_SHARD
+};
 
 static const struct plan_key {
 	const char *name;
@@ -60,8 +71,8 @@ int plan_init(struct plan *p)
 	p->expunge_files = strv_split("", ",");
 	p->coverage = strv_split("", ",");
 	p->origins = json_object();
-	if (!p->configs || !p->groups || !p->exclude_groups || !p->tests || !p->exclude ||
-	    !p->expunge_files || !p->coverage || !p->origins) {
+	if (!p->configs || !p->groups || !p->exclude_groups || !p->tests || !p->exclude || !p->expunge_files ||
+	    !p->coverage || !p->origins) {
 		plan_release(p);
 		return -ENOMEM;
 	}
@@ -117,19 +128,11 @@ int plan_parse_duration(const char *s, unsigned long *ret)
 		return -EINVAL;
 	switch (*end) {
 	case '\0':
-	case 's':
-		break;
-	case 'm':
-		mult = 60;
-		break;
-	case 'h':
-		mult = 3600;
-		break;
-	case 'd':
-		mult = 86400;
-		break;
-	default:
-		return -EINVAL;
+	case 's': break;
+	case 'm': mult = 60; break;
+	case 'h': mult = 3600; break;
+	case 'd': mult = 86400; break;
+	default: return -EINVAL;
 	}
 	if (v > 100ULL * 365 * 86400 / mult)
 		return -EINVAL;
@@ -190,25 +193,23 @@ static int parse_shard(const char *value, unsigned *k, unsigned *n)
 	if (!slash || slash == value || (size_t)(slash - value) >= sizeof(kbuf))
 		return -EINVAL;
 	snprintf(kbuf, sizeof(kbuf), "%.*s", (int)(slash - value), value);
-	if (!isdigit((unsigned char)kbuf[0]) || !isdigit((unsigned char)slash[1]) ||
-	    fileio_parse_u64(kbuf, &vk) < 0 || fileio_parse_u64(slash + 1, &vn) < 0 || vn < 1 || vn > 1024 ||
-	    vk < 1 || vk > vn)
+	if (!isdigit((unsigned char)kbuf[0]) || !isdigit((unsigned char)slash[1]) || fileio_parse_u64(kbuf, &vk) < 0 ||
+	    fileio_parse_u64(slash + 1, &vn) < 0 || vn < 1 || vn > 1024 || vk < 1 || vk > vn)
 		return -EINVAL;
 	*k = (unsigned)vk;
 	*n = (unsigned)vn;
 	return 0;
 }
 
-#define fail(...)                                                                        \
-	do {                                                                             \
-		set_err(err, errsize, source, line, key, __VA_ARGS__);                   \
-		return -EINVAL;                                                          \
+#define fail(...)                                                      \
+	do {                                                           \
+		set_err(err, errsize, source, line, key, __VA_ARGS__); \
+		return -EINVAL;                                        \
 	} while (0)
 
-static void set_err(char *err, size_t es, const char *source, unsigned line, const char *key,
-		    const char *fmt, ...) _printf_(6, 7);
-static void set_err(char *err, size_t es, const char *source, unsigned line, const char *key,
-		    const char *fmt, ...)
+static void set_err(char *err, size_t es, const char *source, unsigned line, const char *key, const char *fmt, ...)
+	_printf_(6, 7);
+static void set_err(char *err, size_t es, const char *source, unsigned line, const char *key, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -224,22 +225,22 @@ static void set_err(char *err, size_t es, const char *source, unsigned line, con
 	va_end(ap);
 }
 
-static int set_list(char ***dst, enum key_type type, const char *value, const char *source,
-		    unsigned line, const char *key, char *err, size_t errsize)
+static int set_list(char ***dst, enum key_type type, const char *value, const char *source, unsigned line,
+		    const char *key, char *err, size_t errsize)
 {
 	char **v = strv_split(value, ", \t");
 
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; v[i]; i++) {
-		bool ok = type == K_LIST_TESTS	  ? test_name_ok(v[i], true)
+		bool ok = type == K_LIST_TESTS	   ? test_name_ok(v[i], true)
 			  : type == K_LIST_CONFIGS ? config_name_ok(v[i])
 			  : type == K_LIST_GROUPS  ? group_name_ok(v[i])
 						   : strstr(v[i], "..") == NULL;
 
 		if (!ok) {
 			set_err(err, errsize, source, line, key, "bad %s '%s'",
-				type == K_LIST_TESTS	? "test name (want dir/NNN)"
+				type == K_LIST_TESTS	 ? "test name (want dir/NNN)"
 				: type == K_LIST_CONFIGS ? "config name (want fs/name)"
 				: type == K_LIST_GROUPS	 ? "group name"
 							 : "file name",
@@ -284,8 +285,8 @@ static int set_test_timeout(struct plan *p, const char *test, unsigned seconds)
 	return 0;
 }
 
-int plan_set(struct plan *p, const char *source, unsigned line, const char *key, const char *value,
-	     char *err, size_t errsize)
+int plan_set(struct plan *p, const char *source, unsigned line, const char *key, const char *value, char *err,
+	     size_t errsize)
 {
 	const struct plan_key *k = find_key(key);
 	char origin[512];
@@ -430,16 +431,14 @@ json_t *plan_to_json(const struct plan *p)
 	json_t *timeouts = json_object(), *j;
 
 	for (size_t i = 0; i < p->n_test_timeouts; i++)
-		json_object_set_new(timeouts, p->test_timeouts[i].test,
-				    json_integer(p->test_timeouts[i].seconds));
-	j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:i, s:i, s:i, s:o, s:s?, s:s?}",
-		      "configs", strv_json(p->configs), "groups", strv_json(p->groups),
-		      "exclude_groups", strv_json(p->exclude_groups), "tests", strv_json(p->tests),
-		      "exclude", strv_json(p->exclude), "expunge_files", strv_json(p->expunge_files),
-		      "order", p->order == ORDER_RANDOM ? "random" : "fixed", "iterations",
-		      (int)p->iterations, "rerun_failures", (int)p->rerun_failures, "timeout",
-		      (int)p->timeout, "test_timeouts", timeouts, "mkfs_options", p->mkfs_options,
-		      "mount_options", p->mount_options);
+		json_object_set_new(timeouts, p->test_timeouts[i].test, json_integer(p->test_timeouts[i].seconds));
+	j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:i, s:i, s:i, s:o, s:s?, s:s?}", "configs",
+		      strv_json(p->configs), "groups", strv_json(p->groups), "exclude_groups",
+		      strv_json(p->exclude_groups), "tests", strv_json(p->tests), "exclude", strv_json(p->exclude),
+		      "expunge_files", strv_json(p->expunge_files), "order",
+		      p->order == ORDER_RANDOM ? "random" : "fixed", "iterations", (int)p->iterations, "rerun_failures",
+		      (int)p->rerun_failures, "timeout", (int)p->timeout, "test_timeouts", timeouts, "mkfs_options",
+		      p->mkfs_options, "mount_options", p->mount_options);
 	if (!j)
 		return NULL;
 	/* the seed as a string: JSON numbers lose precision past 2^53 */
@@ -452,11 +451,11 @@ json_t *plan_to_json(const struct plan *p)
 		json_object_set_new(j, "seed", json_null());
 	}
 	json_object_set_new(j, "soak",
-			    json_pack("{s:I, s:I, s:s?}", "duration", (json_int_t)p->soak_duration,
-				      "deadline", (json_int_t)p->soak_deadline, "stop_file",
-				      p->soak_stop_file));
+			    json_pack("{s:I, s:I, s:s?}", "duration", (json_int_t)p->soak_duration, "deadline",
+				      (json_int_t)p->soak_deadline, "stop_file", p->soak_stop_file));
 	if (p->shards > 1)
-		json_object_set_new(j, "shard", json_pack("{s:i, s:i}", "index", (int)p->shard, "count", (int)p->shards));
+		json_object_set_new(j, "shard",
+				    json_pack("{s:i, s:i}", "index", (int)p->shard, "count", (int)p->shards));
 	if (p->durations)
 		json_object_set_new(j, "durations", json_string(p->durations));
 	if (p->coverage && p->coverage[0])

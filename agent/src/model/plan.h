@@ -39,8 +39,8 @@ struct plan {
 	unsigned timeout;	 /* seconds per test, 0 = none */
 	struct plan_timeout *test_timeouts;
 	size_t n_test_timeouts;
-	char *mkfs_options;  /* appended to every config's */
-	char *mount_options; /* appended to every config's */
+	char *mkfs_options;	     /* appended to every config's */
+	char *mount_options;	     /* appended to every config's */
 	unsigned long soak_duration; /* seconds, 0 = no soak */
 	long long soak_deadline;     /* epoch seconds, 0 = none */
 	char *soak_stop_file;	     /* on the results disk */
@@ -62,8 +62,8 @@ bool plan_key_is_known(const char *key);
  * changes and err holds "<source>[:<line>]: key '<key>': <reason>".
  * Returns 0 or -EINVAL.
  */
-int plan_set(struct plan *p, const char *source, unsigned line, const char *key, const char *value,
-	     char *err, size_t errsize);
+int plan_set(struct plan *p, const char *source, unsigned line, const char *key, const char *value, char *err,
+	     size_t errsize);
 
 /* Apply a plan file held in buf; stops at the first error. Returns 0 or -EINVAL. */
 int plan_apply_file(struct plan *p, const char *source, const char *buf, char *err, size_t errsize);

@@ -12,9 +12,8 @@
 const char *test_status_to_string(enum test_status s)
 {
 	static const char *const names[TS_MAX] = {
-		[TS_PENDING] = "pending", [TS_PASS] = "pass",	    [TS_FAIL] = "fail",
-		[TS_NOTRUN] = "notrun",	  [TS_EXPUNGED] = "expunged", [TS_TIMEOUT] = "timeout",
-		[TS_CRASH] = "crash",	  [TS_ERROR] = "error",
+		[TS_PENDING] = "pending",   [TS_PASS] = "pass",	      [TS_FAIL] = "fail",   [TS_NOTRUN] = "notrun",
+		[TS_EXPUNGED] = "expunged", [TS_TIMEOUT] = "timeout", [TS_CRASH] = "crash", [TS_ERROR] = "error",
 	};
 	return s < TS_MAX ? names[s] : "?";
 }

@@ -10,8 +10,7 @@
 
 #include "model/kmsg.h"
 
-enum test_status { TS_PENDING, TS_PASS, TS_FAIL, TS_NOTRUN, TS_EXPUNGED, TS_TIMEOUT, TS_CRASH, TS_ERROR,
-		   TS_MAX };
+enum test_status { TS_PENDING, TS_PASS, TS_FAIL, TS_NOTRUN, TS_EXPUNGED, TS_TIMEOUT, TS_CRASH, TS_ERROR, TS_MAX };
 
 /* "pass", "fail", ...; what a bundle records. */
 const char *test_status_to_string(enum test_status s);
@@ -48,15 +47,15 @@ struct test_result {
 	enum test_status status;
 	double duration; /* seconds, measured by fsagent */
 	char reason[512];
-	char *excerpt;				   /* the first lines of the diff (heap), or NULL */
-	unsigned findings[KMSG_FINDING_MAX];	   /* kernel reports during the test */
-	char first_report[256];			   /* the first failing report line */
-	unsigned runs, fails;			   /* with reruns: K+1 runs, k failed */
-	bool without_lockdep;			   /* lockdep was off when it ran */
-	unsigned long long taint_before;	   /* /proc/sys/kernel/tainted at its start */
-	char *kernel_log;			   /* the test's kernel records (heap) */
+	char *excerpt;			     /* the first lines of the diff (heap), or NULL */
+	unsigned findings[KMSG_FINDING_MAX]; /* kernel reports during the test */
+	char first_report[256];		     /* the first failing report line */
+	unsigned runs, fails;		     /* with reruns: K+1 runs, k failed */
+	bool without_lockdep;		     /* lockdep was off when it ran */
+	unsigned long long taint_before;     /* /proc/sys/kernel/tainted at its start */
+	char *kernel_log;		     /* the test's kernel records (heap) */
 	size_t kernel_log_len;
-	bool has_coverage;			   /* gcov data saved (bundle_coverage_dir) */
+	bool has_coverage; /* gcov data saved (bundle_coverage_dir) */
 	unsigned coverage_files;
 };
 

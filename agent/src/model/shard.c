@@ -125,12 +125,10 @@ int shard_durations_from_bundles(char *const *paths, json_t **ret, char *err, si
 			r = bundle_scan(*p, &ops, &c, err, es);
 		strv_free(list);
 	}
-	json_object_foreach(c.sum, cname, tests)
-	{
+	json_object_foreach(c.sum, cname, tests) {
 		json_t *o = json_object();
 
-		json_object_foreach(tests, tname, v)
-		{
+		json_object_foreach(tests, tname, v) {
 			double runs = (double)json_integer_value(json_object_get(json_object_get(c.cnt, cname), tname));
 
 			json_object_set_new(o, tname, json_real(runs > 0 ? json_number_value(v) / runs : 0));
@@ -165,7 +163,8 @@ int shard_durations_load(const char *path, json_t **ret, char *err, size_t es)
 	json_object_foreach(d, cname, tests)
 		json_object_foreach(tests, tname, v)
 			if (!json_is_number(v) || json_number_value(v) < 0) {
-				snprintf(err, es, "%s: key 'durations.%s.%s': not a number of seconds", path, cname, tname);
+				snprintf(err, es, "%s: key 'durations.%s.%s': not a number of seconds", path, cname,
+					 tname);
 				json_decref(doc);
 				return -EBADMSG;
 			}

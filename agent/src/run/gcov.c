@@ -126,7 +126,6 @@ int gcov_open(const char *root, char *const *dirs, struct gcov **ret, char *err,
 	return 0;
 }
 
-
 static int add_zero(void *data, const char *path, const char *rel)
 {
 	struct gcov *g = data;

@@ -32,5 +32,3 @@ int gcov_reset(struct gcov *g);
  * (created). *ret_files gets their number. Returns 0 or -errno.
  */
 int gcov_save(struct gcov *g, const char *dest, unsigned *ret_files);
-
-

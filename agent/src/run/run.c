@@ -151,8 +151,7 @@ static void select_config(const struct run_opts *o, const struct run_config *cfg
 
 	ectx.fs = cfg->fstype;
 	ectx.config = cfg->name;
-	cs->r = select_tests(o->fstests, cfg->fstype, o->plan, o->expunges, &ectx, &cs->sel, cs->err,
-			     sizeof(cs->err));
+	cs->r = select_tests(o->fstests, cfg->fstype, o->plan, o->expunges, &ectx, &cs->sel, cs->err, sizeof(cs->err));
 	for (size_t i = 0; cs->r >= 0 && i < cs->sel.n; i++)
 		cs->n_run += cs->sel.v[i].state == SEL_RUN;
 }
@@ -205,12 +204,18 @@ static int run_one_config(struct run_ctx *c, const struct config_sel *cs, char *
 		struct test_result *tests;
 		size_t n = 0;
 		struct runner_opts ro = {
-			.fstests = o->fstests, .host_options = c->cfg->host_options,
-			.section = c->cfg->section, .kmsg = o->kmsg, .sysrq = o->sysrq,
-			.rerun_failures = p->rerun_failures, .timeout_for = timeout_for,
-			.on_result = on_result, .data = c,
+			.fstests = o->fstests,
+			.host_options = c->cfg->host_options,
+			.section = c->cfg->section,
+			.kmsg = o->kmsg,
+			.sysrq = o->sysrq,
+			.rerun_failures = p->rerun_failures,
+			.timeout_for = timeout_for,
+			.on_result = on_result,
+			.data = c,
 			/* coverage is per test: a check of its own, counters reset before it */
-			.one_per_check = c->gcov != NULL, .before_check = c->gcov ? before_check : NULL,
+			.one_per_check = c->gcov != NULL,
+			.before_check = c->gcov ? before_check : NULL,
 		};
 
 		c->iteration = bundle_find_iteration(c->config, it);
@@ -225,7 +230,7 @@ static int run_one_config(struct run_ctx *c, const struct config_sel *cs, char *
 			for (size_t i = 0; i < sel->n; i++)
 				if (sel->v[i].state == SEL_RUN && strv_push(&order, sel->v[i].name) < 0) {
 					strv_free(order);
-						return -ENOMEM;
+					return -ENOMEM;
 				}
 			if (p->order == ORDER_RANDOM) {
 				uint64_t s = order_derive_seed(p->seed, it, c->cfg->name);
@@ -349,8 +354,9 @@ static int keep_shard(const struct run_opts *o, struct config_sel *cs, struct bu
 	lj = json_array();
 	for (unsigned s = 0; s < shards; s++)
 		json_array_append_new(lj, json_real(loads[s]));
-	bundle_set(b, "shard", json_pack("{s:i, s:i, s:i, s:f, s:o}", "index", (int)o->plan->shard, "count", (int)shards,
-					 "tests", (int)kept, "estimated_seconds", loads[mine], "estimated_loads", lj));
+	bundle_set(b, "shard",
+		   json_pack("{s:i, s:i, s:i, s:f, s:o}", "index", (int)o->plan->shard, "count", (int)shards, "tests",
+			     (int)kept, "estimated_seconds", loads[mine], "estimated_loads", lj));
 	log_info("shard %u of %u: %zu of %zu tests, about %.0f s", o->plan->shard, shards, kept, n, loads[mine]);
 	free(items);
 	free(where);
@@ -379,7 +385,8 @@ static bool results_disk_ok(struct bundle *b, char *why, size_t size)
 		return true; /* nothing known: the writes will tell */
 	free_bytes = (unsigned long long)sv.f_bavail * sv.f_frsize;
 	if (free_bytes < RUN_MIN_FREE) {
-		snprintf(why, size, "the results disk is full: %llu KiB free, a config needs %u KiB to record its results",
+		snprintf(why, size,
+			 "the results disk is full: %llu KiB free, a config needs %u KiB to record its results",
 			 free_bytes / 1024, RUN_MIN_FREE / 1024);
 		return false;
 	}
@@ -452,7 +459,8 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 				clock_gettime(CLOCK_MONOTONIC, &t1);
 				if (p == 0)
 					log_info("config '%s' prepared (mkfs, mount check) in %ld ms", c.cfg->name,
-						 (long)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000));
+						 (long)((t1.tv_sec - t0.tv_sec) * 1000 +
+							(t1.tv_nsec - t0.tv_nsec) / 1000000));
 				if (p != 0) {
 					/* a config the machine cannot serve is not a failure */
 					log_info("config '%s' %s: %s", c.cfg->name, p > 0 ? "not run" : "failed", err);
@@ -473,8 +481,7 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 			bundle_write(b);
 		}
 		rounds++;
-		if (r == RUNNER_UNKILLABLE || !soak_active(o->plan) || c.stopped_by ||
-		    (c.stopped_by = soak_stop(&c)))
+		if (r == RUNNER_UNKILLABLE || !soak_active(o->plan) || c.stopped_by || (c.stopped_by = soak_stop(&c)))
 			break;
 		log_info("soak: round %u done, starting the next", rounds);
 		c.base += o->plan->iterations;

@@ -26,12 +26,12 @@ struct run_config {
 struct run_opts {
 	const char *fstests;
 	const char *results; /* where the plan's soak.stop_file is looked for */
-	const char *kmsg; /* as runner_opts.kmsg */
+	const char *kmsg;    /* as runner_opts.kmsg */
 	bool sysrq;
 	const struct plan *plan;
 	const struct expunge_list *expunges;
-	json_t *durations; /* fsagent durations' document for shards, or NULL */
-	const char *gcov_root; /* debugfs' gcov directory; NULL: /sys/kernel/debug/gcov */
+	json_t *durations;	/* fsagent durations' document for shards, or NULL */
+	const char *gcov_root;	/* debugfs' gcov directory; NULL: /sys/kernel/debug/gcov */
 	struct expunge_ctx ctx; /* config and fs are set per config */
 	const struct run_config *configs;
 	size_t n_configs;

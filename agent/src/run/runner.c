@@ -51,12 +51,12 @@ struct run {
 	const struct runner_opts *o;
 	struct test_result *tests;
 	size_t n;
-	size_t first;		  /* the first test of this check batch */
-	ssize_t running;	  /* index of the test check is running, -1 */
-	ssize_t pending;	  /* a test with a verdict awaiting finalisation */
-	ssize_t kmsg_test;	  /* the test the kernel log is attributed to */
-	double started_at;	  /* monotonic seconds */
-	int verdict_seen;	  /* results seen for the running test (reruns repeat them) */
+	size_t first;	   /* the first test of this check batch */
+	ssize_t running;   /* index of the test check is running, -1 */
+	ssize_t pending;   /* a test with a verdict awaiting finalisation */
+	ssize_t kmsg_test; /* the test the kernel log is attributed to */
+	double started_at; /* monotonic seconds */
+	int verdict_seen;  /* results seen for the running test (reruns repeat them) */
 	struct kmsg_reader kmsg;
 	bool have_kmsg;
 	int stop; /* nonzero from on_result */
@@ -158,8 +158,7 @@ static void finalize(struct run *r, ssize_t i)
 				snprintf(t->first_report, sizeof(t->first_report), "kernel taint added: %s", letters);
 		}
 	}
-	if (has_failing_finding(t, &f) && (t->status == TS_PASS || t->status == TS_FAIL ||
-					    t->status == TS_NOTRUN)) {
+	if (has_failing_finding(t, &f) && (t->status == TS_PASS || t->status == TS_FAIL || t->status == TS_NOTRUN)) {
 		if (t->status != TS_FAIL || !t->reason[0] || strstr(t->reason, "_check_dmesg"))
 			snprintf(t->reason, sizeof(t->reason), "kernel %s: %s", kmsg_finding_to_string(f),
 				 t->first_report);
@@ -205,8 +204,8 @@ static void on_event(void *data, const struct checkout_event *ev)
 		if (r->verdict_seen > 1)
 			break; /* reruns count; the first run decides the status */
 		t->duration = now_s() - r->started_at;
-		t->status = ev->verdict == CV_PASS      ? TS_PASS
-			    : ev->verdict == CV_NOTRUN   ? TS_NOTRUN
+		t->status = ev->verdict == CV_PASS	 ? TS_PASS
+			    : ev->verdict == CV_NOTRUN	 ? TS_NOTRUN
 			    : ev->verdict == CV_EXPUNGED ? TS_EXPUNGED
 							 : TS_FAIL;
 		if (t->status == TS_NOTRUN)
@@ -420,11 +419,11 @@ static int run_batch(struct run *r, size_t first)
 		return rc;
 	}
 	while (!exited) {
-		struct pollfd pfd[3] = { { pipefd[0], POLLIN, 0 }, { p.pidfd, POLLIN, 0 },
+		struct pollfd pfd[3] = { { pipefd[0], POLLIN, 0 },
+					 { p.pidfd, POLLIN, 0 },
 					 { r->have_kmsg ? r->kmsg.fd : -1, POLLIN, 0 } };
-		unsigned limit = r->running >= 0 && o->timeout_for
-					 ? o->timeout_for(o->data, r->tests[r->running].name)
-					 : 0;
+		unsigned limit =
+			r->running >= 0 && o->timeout_for ? o->timeout_for(o->data, r->tests[r->running].name) : 0;
 		int wait_ms = 1000;
 		ssize_t n;
 
@@ -502,8 +501,7 @@ int runner_run(const struct runner_opts *o, struct test_result *tests, size_t n)
 			/* check ran nothing at all (bad config, fatal error): stop here */
 			for (size_t i = first; i < n; i++) {
 				tests[i].status = TS_ERROR;
-				snprintf(tests[i].reason, sizeof(tests[i].reason),
-					 "check ran no test of its batch");
+				snprintf(tests[i].reason, sizeof(tests[i].reason), "check ran no test of its batch");
 				if (o->on_result && !r.stop)
 					r.stop = o->on_result(o->data, &tests[i]);
 			}

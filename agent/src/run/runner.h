@@ -19,12 +19,12 @@
 #include "model/result.h"
 
 struct runner_opts {
-	const char *fstests;	  /* the tree's root; check runs there */
-	const char *host_options; /* absolute path of the fstests config */
-	const char *section;	  /* config section, or NULL */
-	const char *kmsg;	  /* NULL: /dev/kmsg through the sysroot; "" for none */
-	bool sysrq;		  /* write 'w' to /proc/sysrq-trigger on a timeout */
-	unsigned rerun_failures;  /* check -L */
+	const char *fstests;				       /* the tree's root; check runs there */
+	const char *host_options;			       /* absolute path of the fstests config */
+	const char *section;				       /* config section, or NULL */
+	const char *kmsg;				       /* NULL: /dev/kmsg through the sysroot; "" for none */
+	bool sysrq;					       /* write 'w' to /proc/sysrq-trigger on a timeout */
+	unsigned rerun_failures;			       /* check -L */
 	unsigned (*timeout_for)(void *data, const char *test); /* seconds, 0 = none */
 	/* called once a test's result is final; nonzero stops the run */
 	int (*on_result)(void *data, struct test_result *t);

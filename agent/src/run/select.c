@@ -36,8 +36,8 @@ static bool name_ok(const char *n)
 	       isdigit((unsigned char)n[2]);
 }
 
-int select_parse_group_list(const char *dir, const char *file, const char *buf, struct group_list *ret,
-			    char *err, size_t errsize)
+int select_parse_group_list(const char *dir, const char *file, const char *buf, struct group_list *ret, char *err,
+			    size_t errsize)
 {
 	struct group_list g = { .dir = strdup(dir), .names = strv_split("", " ") };
 	struct lines l;
@@ -93,8 +93,7 @@ void selection_release(struct selection *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static int load_dir(const char *root, const char *dir, struct group_list **lists, size_t *n, char *err,
-		    size_t es)
+static int load_dir(const char *root, const char *dir, struct group_list **lists, size_t *n, char *err, size_t es)
 {
 	_cleanup_free_ char *buf = NULL;
 	char path[PATH_MAX];
@@ -129,8 +128,8 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Tests of group (bare, or dir/group) over the loaded lists, appended to *out. */
-static int collect_group(const struct group_list *lists, size_t n, const char *group,
-			 const char *const *dirs, char ***out)
+static int collect_group(const struct group_list *lists, size_t n, const char *group, const char *const *dirs,
+			 char ***out)
 {
 	const char *slash = strchr(group, '/');
 	const char *gname = slash ? slash + 1 : group;
@@ -140,8 +139,7 @@ static int collect_group(const struct group_list *lists, size_t n, const char *g
 		bool wanted = false;
 
 		if (slash)
-			wanted = strncmp(g->dir, group, (size_t)(slash - group)) == 0 &&
-				 g->dir[slash - group] == '\0';
+			wanted = strncmp(g->dir, group, (size_t)(slash - group)) == 0 && g->dir[slash - group] == '\0';
 		else
 			for (size_t d = 0; dirs[d]; d++)
 				wanted |= streq(g->dir, dirs[d]);
@@ -176,9 +174,8 @@ static int add_selected(struct selection *s, const char *name, enum selected_sta
 	return 0;
 }
 
-int select_tests(const char *root, const char *fstype, const struct plan *plan,
-		 const struct expunge_list *expunges, const struct expunge_ctx *ctx,
-		 struct selection *ret, char *err, size_t es)
+int select_tests(const char *root, const char *fstype, const struct plan *plan, const struct expunge_list *expunges,
+		 const struct expunge_ctx *ctx, struct selection *ret, char *err, size_t es)
 {
 	const char *fsdir = streq(fstype, "ext2") || streq(fstype, "ext3") ? "ext4" : fstype;
 	const char *dirs[] = { "generic", fsdir, NULL };

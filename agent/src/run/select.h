@@ -16,7 +16,7 @@
 /* The tests of one directory and their groups, from group.list. */
 struct group_list {
 	char *dir;
-	char **names;	 /* "001", "002-foo" */
+	char **names;	/* "001", "002-foo" */
 	char ***groups; /* per name, NULL-terminated */
 	size_t n;
 };
@@ -25,8 +25,8 @@ struct group_list {
  * Parse one group.list held in buf ("NNN[-name] grp grp ..." lines, '#'
  * comments). Returns 0, or -EINVAL with "<file>:<line>: what" in err.
  */
-int select_parse_group_list(const char *dir, const char *file, const char *buf, struct group_list *ret,
-			    char *err, size_t errsize);
+int select_parse_group_list(const char *dir, const char *file, const char *buf, struct group_list *ret, char *err,
+			    size_t errsize);
 void group_list_release(struct group_list *g);
 
 /* SEL_ELSEWHERE: another shard's (see shard.h); not run, not recorded here */
@@ -51,7 +51,6 @@ struct selection {
  * (judged with ctx) mark tests expunged with their reason. Tests that match
  * nothing are kept as SEL_UNKNOWN. Returns 0 or -errno with err set.
  */
-int select_tests(const char *root, const char *fstype, const struct plan *plan,
-		 const struct expunge_list *expunges, const struct expunge_ctx *ctx,
-		 struct selection *ret, char *err, size_t errsize);
+int select_tests(const char *root, const char *fstype, const struct plan *plan, const struct expunge_list *expunges,
+		 const struct expunge_ctx *ctx, struct selection *ret, char *err, size_t errsize);
 void selection_release(struct selection *s);

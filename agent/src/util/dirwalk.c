@@ -25,7 +25,8 @@ int dirwalk_files(const char *dir, const char *rel, const char *suffix,
 		struct stat st;
 		size_t len = strlen(de->d_name), sl = strlen(suffix);
 
-		if (de->d_name[0] == '.' || snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path) ||
+		if (de->d_name[0] == '.' ||
+		    snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path) ||
 		    snprintf(sub, sizeof(sub), "%s%s%s", rel, *rel ? "/" : "", de->d_name) >= (int)sizeof(sub) ||
 		    lstat(path, &st) < 0)
 			continue;

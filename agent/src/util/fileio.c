@@ -160,8 +160,8 @@ int fileio_read_regular(const char *path, size_t max, char **ret_buf, size_t *re
 
 	if (slash && slash[1] == '\0')
 		return -EINVAL;
-	if (snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
-		     slash ? path : ".") >= (int)sizeof(dir))
+	if (snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".") >=
+	    (int)sizeof(dir))
 		return -ENAMETOOLONG;
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)

@@ -84,8 +84,7 @@ static bool utf8(struct cur *c)
 		cp = (cp << 6) | (s[i] & 0x3f);
 	}
 	/* overlong forms, surrogates, beyond U+10FFFF */
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
 		return fail(c, "invalid UTF-8");
 	c->p += n;
 	return true;
@@ -118,9 +117,14 @@ static bool string(struct cur *c, const char **start, size_t *len)
 		if (c->end - c->p < 2)
 			break;
 		switch (c->p[1]) {
-		case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
-			c->p += 2;
-			continue;
+		case '"':
+		case '\\':
+		case '/':
+		case 'b':
+		case 'f':
+		case 'n':
+		case 'r':
+		case 't': c->p += 2; continue;
 		case 'u': {
 			long v;
 
@@ -141,8 +145,7 @@ static bool string(struct cur *c, const char **start, size_t *len)
 			}
 			continue;
 		}
-		default:
-			return fail(c, "bad escape");
+		default: return fail(c, "bad escape");
 		}
 	}
 	return fail(c, "unterminated string");
@@ -285,9 +288,7 @@ static bool value(struct cur *c, int depth, enum jscan_type *type, const char **
 		return fail(c, "unexpected end");
 	*start = s;
 	switch (*c->p) {
-	case '"':
-		*type = JSCAN_STRING;
-		return string(c, start, len);
+	case '"': *type = JSCAN_STRING; return string(c, start, len);
 	case '{':
 	case '[':
 		*type = *c->p == '{' ? JSCAN_OBJECT : JSCAN_ARRAY;
@@ -393,7 +394,8 @@ int jscan_unescape(const char *s, size_t len, char *dst, size_t size)
 
 				i += 4;
 				if (cp >= 0xd800 && cp <= 0xdbff) {
-					cp = 0x10000 + ((cp - 0xd800) << 10) + ((unsigned long)hex4(s + i + 2) - 0xdc00);
+					cp = 0x10000 + ((cp - 0xd800) << 10) +
+					     ((unsigned long)hex4(s + i + 2) - 0xdc00);
 					i += 6;
 				}
 				k = put_utf8(tmp, cp);

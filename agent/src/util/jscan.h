@@ -12,12 +12,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum jscan_type { JSCAN_NONE, JSCAN_STRING, JSCAN_NUMBER, JSCAN_TRUE, JSCAN_FALSE, JSCAN_NULL, JSCAN_OBJECT, JSCAN_ARRAY };
+enum jscan_type {
+	JSCAN_NONE,
+	JSCAN_STRING,
+	JSCAN_NUMBER,
+	JSCAN_TRUE,
+	JSCAN_FALSE,
+	JSCAN_NULL,
+	JSCAN_OBJECT,
+	JSCAN_ARRAY
+};
 
 struct jscan_field {
-	const char *key;       /* in: the top-level key wanted */
-	enum jscan_type type;  /* out: JSCAN_NONE when the key is absent */
-	const char *start;     /* out: the value; a string's without its quotes, escapes kept */
+	const char *key;      /* in: the top-level key wanted */
+	enum jscan_type type; /* out: JSCAN_NONE when the key is absent */
+	const char *start;    /* out: the value; a string's without its quotes, escapes kept */
 	size_t len;
 };
 

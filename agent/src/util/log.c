@@ -45,8 +45,8 @@ void log_msg(enum log_level lvl, const char *fmt, ...)
 	if (lvl > log_max)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	n = snprintf(line, sizeof(line), "[%5ld.%03ld] fsagent: %s", (long)ts.tv_sec,
-		     ts.tv_nsec / 1000000, prefix[lvl]);
+	n = snprintf(line, sizeof(line), "[%5ld.%03ld] fsagent: %s", (long)ts.tv_sec, ts.tv_nsec / 1000000,
+		     prefix[lvl]);
 	va_start(ap, fmt);
 	n += vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
 	va_end(ap);

@@ -41,25 +41,25 @@ static inline void fclosep(FILE **f)
 #define _cleanup_fclose_ _cleanup_(fclosep)
 
 /* DEFINE_CLEANUP(type, fn) makes type##_cleanupp for _cleanup_() on a pointer. */
-#define DEFINE_CLEANUP(type, fn)                                                         \
-	static inline void fn##p(type **p)                                               \
-	{                                                                                \
-		if (*p)                                                                  \
-			fn(*p);                                                          \
+#define DEFINE_CLEANUP(type, fn)           \
+	static inline void fn##p(type **p) \
+	{                                  \
+		if (*p)                    \
+			fn(*p);            \
 	}
 
 /* Hand ownership out of a cleanup variable. */
-#define TAKE_PTR(p)                                                                      \
-	({                                                                               \
-		__typeof__(p) _tp = (p);                                                 \
-		(p) = NULL;                                                              \
-		_tp;                                                                     \
+#define TAKE_PTR(p)                      \
+	({                               \
+		__typeof__(p) _tp = (p); \
+		(p) = NULL;              \
+		_tp;                     \
 	})
-#define TAKE_FD(fd)                                                                      \
-	({                                                                               \
-		int _tf = (fd);                                                          \
-		(fd) = -1;                                                               \
-		_tf;                                                                     \
+#define TAKE_FD(fd)             \
+	({                      \
+		int _tf = (fd); \
+		(fd) = -1;      \
+		_tf;            \
 	})
 
 #define streq(a, b) (strcmp((a), (b)) == 0)

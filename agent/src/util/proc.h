@@ -27,7 +27,10 @@ struct proc {
 	int status; /* shell-style: exit code, or 128 + signal */
 };
 
-#define PROC_INIT { .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1, .pid = -1, .pidfd = -1 }
+#define PROC_INIT                                                                        \
+	{                                                                                \
+		.stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1, .pid = -1, .pidfd = -1 \
+	}
 
 /* Start the child. Returns 0, or -errno from fork or exec (e.g. -ENOENT). */
 int proc_start(struct proc *p);

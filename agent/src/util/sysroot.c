@@ -52,14 +52,14 @@ static int vpath(char *buf, size_t size, const char *fmt, va_list ap)
 }
 
 /* vpath() of the calling function's own variable arguments, into the array p. */
-#define VPATH(p, fmt)                                   \
-	({                                              \
-		va_list ap_;                            \
-		int r_;                                 \
-		va_start(ap_, fmt);                     \
-		r_ = vpath(p, sizeof(p), fmt, ap_);     \
-		va_end(ap_);                            \
-		r_;                                     \
+#define VPATH(p, fmt)                               \
+	({                                          \
+		va_list ap_;                        \
+		int r_;                             \
+		va_start(ap_, fmt);                 \
+		r_ = vpath(p, sizeof(p), fmt, ap_); \
+		va_end(ap_);                        \
+		r_;                                 \
 	})
 
 int sysroot_path(char *buf, size_t size, const char *fmt, ...)
