@@ -267,8 +267,8 @@ static int open_run(struct session *s, struct plan *plan, struct bundle *b, char
 	else
 		s->pg.stalled = 0;
 	log_info("resuming run %s (boot %d)", s->run_id, s->pg.boots);
-	json_object_set_new(b->doc, "state", json_string("running"));
-	json_object_set_new(b->doc, "boots", json_integer(s->pg.boots));
+	bundle_set(b, "state", json_string("running"));
+	bundle_set(b, "boots", json_integer(s->pg.boots));
 	bundle_write(b);
 	if (s->pg.stalled < CRASH_LOOP_BOOTS)
 		return 0;
@@ -379,12 +379,12 @@ static int execute(struct session *s, struct bundle *b, const struct plan_files 
 	snprintf(dst, sizeof(dst), "%s/fstests.config", b->dir);
 	bundle_copy_file(s->host_options, dst);
 	s->pg.recorded = bundle_count_recorded(b);
-	json_object_set_new(b->doc, "kmsg_lost",
-			    json_integer((json_int_t)(runner_kmsg_lost() +
-						      json_integer_value(json_object_get(b->doc, "kmsg_lost")))));
+	bundle_set(b, "kmsg_lost",
+		   json_integer((json_int_t)(runner_kmsg_lost() +
+					     json_integer_value(json_object_get(b->doc, "kmsg_lost")))));
 	if (r == RUNNER_UNKILLABLE) {
 		/* nothing in flight: the next boot goes on after the stuck test */
-		json_object_set_new(b->doc, "state", json_string("running"));
+		bundle_set(b, "state", json_string("running"));
 		bundle_write(b);
 		progress_write(&s->pg, false);
 		return r;
