@@ -15,6 +15,10 @@
 	json_array_foreach(json_object_get(doc, "configs"), i, c) \
 		json_array_foreach(json_object_get(c, "iterations"), k, it)
 
+/* What the readers say of a record that breaks a rule (bundle_read's record_ok, bundle_scan's scan_line). */
+#define BUNDLE_WHY_NAME "key 'name': not a test name like 'generic/001'"
+#define BUNDLE_WHY_STATUS "key 'status': not one of pass, fail, notrun, expunged, timeout, crash, error"
+
 /* Whether s is a status a record may have (model/result.h's names). */
 bool bundle_status_known(const char *s);
 

@@ -90,11 +90,11 @@ static bool record_ok(json_t *rec, char *why, size_t size)
 	size_t i;
 
 	if (!bundle_test_name_ok(json_string_value(json_object_get(rec, "name")))) {
-		snprintf(why, size, "key 'name': not a test name like 'generic/001'");
+		snprintf(why, size, BUNDLE_WHY_NAME);
 		return false;
 	}
 	if (!bundle_status_known(json_string_value(json_object_get(rec, "status")))) {
-		snprintf(why, size, "key 'status': not one of pass, fail, notrun, expunged, timeout, crash, error");
+		snprintf(why, size, BUNDLE_WHY_STATUS);
 		return false;
 	}
 	if (arts && !json_is_array(arts) && !json_is_null(arts)) {

@@ -86,12 +86,11 @@ static int scan_line(const char *line, size_t n, const char *shown, unsigned lin
 	}
 	if (f[0].type != JSCAN_STRING || jscan_unescape(f[0].start, f[0].len, name, sizeof(name)) < 0 ||
 	    !bundle_test_name_ok(name)) {
-		snprintf(err, es, "%s:%u: key 'name': not a test name like 'generic/001'", shown, lineno);
+		snprintf(err, es, "%s:%u: " BUNDLE_WHY_NAME, shown, lineno);
 		return -EBADMSG;
 	}
 	if (!status_of(&f[1])) {
-		snprintf(err, es, "%s:%u: key 'status': not one of pass, fail, notrun, expunged, timeout, crash, error",
-			 shown, lineno);
+		snprintf(err, es, "%s:%u: " BUNDLE_WHY_STATUS, shown, lineno);
 		return -EBADMSG;
 	}
 	if (f[2].type != JSCAN_NUMBER && f[2].type != JSCAN_NONE) {
