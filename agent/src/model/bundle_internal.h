@@ -77,3 +77,16 @@ int bundle_flush_pending(struct bundle *b);
 /* Hold BUNDLE_RESERVE bytes in <dir>/.reserve; give them up for the last bundle.json. */
 void bundle_reserve_take(struct bundle *b);
 void bundle_reserve_give(struct bundle *b);
+
+/*
+ * Walk a bundle (path: bundle.json or its directory), checked: begin (may be
+ * NULL) once with the document and the bundle's directory, then iteration
+ * for each iteration that has a journal of its own (folded ones have none).
+ * The first error stops the walk. *ret_doc (may be NULL) gets the document.
+ * Returns 0 or the first -errno.
+ */
+struct bundle_walker {
+	int (*begin)(void *ctx, json_t *doc, const char *dir, char *err, size_t es);
+	int (*iteration)(void *ctx, const char *dir, json_t *config, json_t *it, char *err, size_t es);
+};
+int bundle_walk(const char *path, const struct bundle_walker *w, void *ctx, json_t **ret_doc, char *err, size_t es);

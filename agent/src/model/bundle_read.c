@@ -359,7 +359,7 @@ int bundle_load_checked(const char *path, json_t **ret, char *dir, size_t dsize,
 	return 0;
 }
 
-int bundle_load(const char *path, json_t **ret, char *err, size_t es)
+int bundle_walk(const char *path, const struct bundle_walker *w, void *ctx, json_t **ret_doc, char *err, size_t es)
 {
 	char dir[PATH_MAX];
 	json_auto_t *doc = NULL;
@@ -367,25 +367,43 @@ int bundle_load(const char *path, json_t **ret, char *err, size_t es)
 	size_t i, k;
 	int r = bundle_load_checked(path, &doc, dir, sizeof(dir), err, es);
 
-	if (r < 0)
-		return r;
+	if (r == 0 && w->begin)
+		r = w->begin(ctx, doc, dir, err, es);
 	bundle_foreach_iteration(doc, i, c, k, it) {
-		json_t *tests;
-		char why[512];
-
-		if (bundle_iteration_folded(it))
-			continue; /* a soak's clean iteration: its counts are all there is */
-		r = bundle_read_journal(dir, c, it, &tests, why, sizeof(why));
-		if (r < 0) {
-			snprintf(err, es, "%s/%s", dir, why);
-			return r;
-		}
-		bundle_recount(it, tests);
-		json_object_set_new(it, "tests", tests);
+		/* a soak's clean iteration: its counts are all there is */
+		if (r == 0 && !bundle_iteration_folded(it))
+			r = w->iteration(ctx, dir, c, it, err, es);
 	}
-	bundle_sum_counts(doc);
-	*ret = json_incref(doc);
+	if (r == 0 && ret_doc)
+		*ret_doc = json_incref(doc);
+	return r;
+}
+
+/* bundle_load's walker: each iteration's records from its journal, its counts taken again */
+static int load_iteration(void *ctx, const char *dir, json_t *config, json_t *it, char *err, size_t es)
+{
+	json_t *tests;
+	char why[512];
+	int r = bundle_read_journal(dir, config, it, &tests, why, sizeof(why));
+
+	(void)ctx;
+	if (r < 0) {
+		snprintf(err, es, "%s/%s", dir, why);
+		return r;
+	}
+	bundle_recount(it, tests);
+	json_object_set_new(it, "tests", tests);
 	return 0;
+}
+
+int bundle_load(const char *path, json_t **ret, char *err, size_t es)
+{
+	static const struct bundle_walker w = { .iteration = load_iteration };
+	int r = bundle_walk(path, &w, NULL, ret, err, es);
+
+	if (r == 0)
+		bundle_sum_counts(*ret);
+	return r;
 }
 
 bool bundle_test_name_ok(const char *name)

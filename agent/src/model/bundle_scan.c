@@ -240,50 +240,62 @@ static int scan_aggregate(json_t *agg, const char *file, const struct bundle_sca
 	return 0;
 }
 
-int bundle_scan(const char *path, const struct bundle_scan_ops *ops, void *ctx, char *err, size_t es)
-{
-	char file[PATH_MAX + 16], dir[PATH_MAX];
-	_cleanup_close_ int dfd = -1;
-	json_auto_t *doc = NULL;
-	json_t *c, *it;
-	size_t i, k;
-	int r = bundle_load_checked(path, &doc, dir, sizeof(dir), err, es);
+struct scan {
+	const struct bundle_scan_ops *ops;
+	void *ctx;
+	int dfd; /* the bundle's directory */
+};
 
-	if (r < 0)
-		return r;
+static int scan_begin(void *data, json_t *doc, const char *dir, char *err, size_t es)
+{
+	struct scan *sc = data;
+	char file[PATH_MAX + 16];
+	int r;
+
 	snprintf(file, sizeof(file), "%s/bundle.json", dir);
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0) {
+	sc->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (sc->dfd < 0) {
 		snprintf(err, es, "%s: %s", dir, strerror(errno));
 		return -errno;
 	}
-	if (ops->bundle && (r = ops->bundle(ctx, doc)) < 0)
+	if (sc->ops->bundle && (r = sc->ops->bundle(sc->ctx, doc)) < 0)
 		return r;
-	r = scan_aggregate(json_object_get(doc, "aggregate"), file, ops, ctx, err, es);
-	if (r < 0)
-		return r;
-	bundle_foreach_iteration(doc, i, c, k, it) {
-		char rel[PATH_MAX], shown[PATH_MAX * 2];
-		_cleanup_close_ int fd = -1;
+	return scan_aggregate(json_object_get(doc, "aggregate"), file, sc->ops, sc->ctx, err, es);
+}
 
-		/* folded and aggregated iterations are in the aggregate */
-		if (bundle_iteration_folded(it) || json_is_true(json_object_get(it, "aggregated")))
-			continue;
-		if (bundle_journal_rel(rel, sizeof(rel), bundle_config_name(c), it) < 0)
-			continue; /* bundle_check_doc vetted the name and index */
-		snprintf(shown, sizeof(shown), "%s/%s", dir, rel);
-		fd = fileio_open_beneath(dfd, rel);
-		if (fd == -ENOENT)
-			continue;
-		if (fd < 0) {
-			snprintf(err, es, "%s: %s", shown, bundle_read_error(fd));
-			return fd == -ENOMEM ? fd : -EBADMSG;
-		}
-		r = scan_journal(fd, shown, bundle_config_name(c), ops, ctx, err, es);
-		if (r < 0)
-			return r;
+static int scan_iteration(void *data, const char *dir, json_t *c, json_t *it, char *err, size_t es)
+{
+	struct scan *sc = data;
+	char rel[PATH_MAX], shown[PATH_MAX * 2];
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	/* aggregated iterations are in the aggregate */
+	if (json_is_true(json_object_get(it, "aggregated")))
+		return 0;
+	if (bundle_journal_rel(rel, sizeof(rel), bundle_config_name(c), it) < 0)
+		return 0; /* bundle_check_doc vetted the name and index */
+	snprintf(shown, sizeof(shown), "%s/%s", dir, rel);
+	fd = fileio_open_beneath(sc->dfd, rel);
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0) {
+		snprintf(err, es, "%s: %s", shown, bundle_read_error(fd));
+		return fd == -ENOMEM ? fd : -EBADMSG;
 	}
-	return 0;
+	r = scan_journal(fd, shown, bundle_config_name(c), sc->ops, sc->ctx, err, es);
+	return r < 0 ? r : 0;
+}
+
+int bundle_scan(const char *path, const struct bundle_scan_ops *ops, void *ctx, char *err, size_t es)
+{
+	static const struct bundle_walker w = { .begin = scan_begin, .iteration = scan_iteration };
+	struct scan sc = { ops, ctx, -1 };
+	int r = bundle_walk(path, &w, &sc, NULL, err, es);
+
+	if (sc.dfd >= 0)
+		close(sc.dfd);
+	return r;
 }
 
 /* Bundle directories under dir, depth levels down, symlinks not followed. */
