@@ -170,12 +170,51 @@ static void test_watch_unfinished(void **state)
 	free(out);
 }
 
+static double fake_time;
+static double fake_now(void)
+{
+	return fake_time;
+}
+
+/* The ETA is wall time per finished test since the plan line, not the tests' durations alone. */
+static void test_watch_eta(void **state)
+{
+	static const char plan[] = "fsagent: plan: 4 tests to run (1 configs x 1 iterations)";
+	static const char one[] = "fsagent: [1/4] xfs/4k generic/001: pass (10.0s)";
+	static const char two[] = "fsagent: [2/4] xfs/4k generic/002: pass (10.0s)";
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	struct watch w;
+
+	(void)state;
+	assert_non_null(f);
+	watch_init(&w, f);
+	w.now = fake_now;
+	fake_time = 1000;
+	w.start = fake_time;
+	watch_line(&w, plan, strlen(plan));
+	/* the first test took two minutes of wall time though check timed 10 s: 3 left, 6 minutes */
+	fake_time = 1120;
+	watch_line(&w, one, strlen(one));
+	/* a replayed log: no wall time passes, the durations say 10 s a test */
+	fake_time = 1120;
+	w.tests_start = fake_time;
+	watch_line(&w, two, strlen(two));
+	fclose(f);
+	assert_non_null(
+		strstr(out, "[1/4] xfs/4k     generic/001      pass     | pass 1 | elapsed 2m00s, ETA 6m00s\n"));
+	assert_non_null(
+		strstr(out, "[2/4] xfs/4k     generic/002      pass     | pass 2 | elapsed 2m00s, ETA 0m20s\n"));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),	 cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_hostile),		 cmocka_unit_test(test_watch_captured),
-		cmocka_unit_test(test_watch_unfinished),
+		cmocka_unit_test(test_watch_unfinished), cmocka_unit_test(test_watch_eta),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,7 +20,8 @@ static double now_s(void)
 
 void watch_init(struct watch *w, FILE *out)
 {
-	*w = (struct watch){ .out = out, .start = now_s() };
+	*w = (struct watch){ .out = out, .now = now_s };
+	w->start = w->tests_start = w->now();
 }
 
 /* "1h02m" or "3m05s" */
@@ -66,9 +67,13 @@ static void print_progress(struct watch *w, const struct console_event *ev)
 	for (int s = TS_PASS; s < TS_MAX; s++)
 		if (w->counts[s])
 			fprintf(w->out, " %s %lu", test_status_to_string((enum test_status)s), w->counts[s]);
-	fmt_time(el, sizeof(el), now_s() - w->start);
-	if (w->done && ev->total > ev->done)
-		fmt_time(eta, sizeof(eta), w->spent / (double)w->done * (double)(ev->total - ev->done));
+	fmt_time(el, sizeof(el), w->now() - w->start);
+	if (w->done && ev->total > ev->done) {
+		/* per finished test: the wall time it took, or its duration when that is more */
+		double wall = w->now() - w->tests_start, per = (wall > w->spent ? wall : w->spent) / (double)w->done;
+
+		fmt_time(eta, sizeof(eta), per * (double)(ev->total - ev->done));
+	}
 	fprintf(w->out, " | elapsed %s, ETA %s\n", el, eta);
 }
 
@@ -85,7 +90,13 @@ void watch_line(struct watch *w, const char *line, size_t len)
 
 	switch (console_parse_line(line, len, &ev)) {
 	case CONSOLE_BOOT: w->boots++; return;
-	case CONSOLE_PLAN_LINE: print_text(w, "", &ev); break;
+	case CONSOLE_PLAN_LINE:
+		/* a boot begins (or resumes) its tests: the rate is measured from here */
+		w->tests_start = w->now();
+		w->done = 0;
+		w->spent = 0;
+		print_text(w, "", &ev);
+		break;
 	case CONSOLE_PROGRESS:
 		w->counts[ev.status]++;
 		w->done++;

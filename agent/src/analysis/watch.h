@@ -23,7 +23,9 @@
 
 struct watch {
 	FILE *out;
-	double start;		      /* wall clock, s */
+	double (*now)(void);	      /* the clock, s (a seam for tests) */
+	double start;		      /* when the watch began */
+	double tests_start;	      /* when the last plan line came: the tests' wall time starts there */
 	unsigned long counts[TS_MAX]; /* finished tests by status, crashes from the crash lines */
 	unsigned long done;	      /* progress lines */
 	double spent;		      /* their durations, s */
