@@ -7,11 +7,12 @@
 
 # shards_run LAUNCHER SHARDS CPUS MEMORY RESULTS ARGS...: ARGS are the
 # launcher's own, --shards and --results dropped here. Returns the worst
-# shard's exit status, or 3 when a shard did not finish or the merge failed.
+# shard's exit status (a shard where nothing ran counts as passed; 4 when
+# that is every shard), or 3 when a shard did not finish or the merge failed.
 shards_run() {
 	local self=$1 shards=$2 cpus=$3 memory=$4 results=$5
 	shift 5
-	local args=() skip=0 a host_cpus avail_mb jobs sdir running worst k rc w merged_id bundles
+	local args=() skip=0 nothing a host_cpus avail_mb jobs sdir running worst k rc w merged_id bundles
 	local -A pids=()
 	for a in "$@"; do
 		if [ "$skip" = 1 ]; then skip=0; continue; fi
@@ -26,7 +27,7 @@ shards_run() {
 	[ "$jobs" -le "$shards" ] || jobs=$shards
 	sdir=$(mktemp -d "$results/.shards.XXXXXX") || die "cannot create a shard directory in '$results'"
 	echo "$prog: $shards shards, $jobs at a time ($host_cpus CPUs, $avail_mb MiB available; $cpus CPUs and $memory MiB each)"
-	running=0 worst=0
+	running=0 worst=0 nothing=0
 	for k in $(seq 1 "$shards"); do
 		if [ "$running" -ge "$jobs" ]; then
 			wait -n
@@ -41,6 +42,8 @@ shards_run() {
 		rc=$?
 		w=$(find "$sdir/$k" -mindepth 2 -maxdepth 2 -name watch.json | head -n 1)
 		echo "shard $k/$shards: exit $rc ($( [ -n "$w" ] && jq -r '.final_line // "no final status"' "$w" | clean || echo "no bundle"))"
+		# a shard where nothing ran (4) is no failure: the run is, when no shard ran anything
+		if [ "$rc" = 4 ]; then nothing=$((nothing + 1)); rc=0; fi
 		[ "$rc" -le "$worst" ] || worst=$rc
 	done
 	mapfile -t bundles < <(find "$sdir" -mindepth 3 -maxdepth 3 -name bundle.json -printf '%h\n' | sort)
@@ -57,5 +60,6 @@ shards_run() {
 	echo
 	"$agent" report "$results/$merged_id" 2>&1
 	echo "bundle: $results/$merged_id (each shard's bundle and console in shards/)"
+	[ "$nothing" -lt "$shards" ] || worst=4
 	return "$worst"
 }

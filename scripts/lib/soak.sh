@@ -12,13 +12,13 @@ soak_tags() { git -C "$watch_git" tag --list | sort; }
 
 # soak_run: returns the worst boot's exit status
 soak_run() {
-	local soak base_seed k worst why now seg rc new overrides
+	local soak base_seed k worst why now seg rc new overrides nothing ran
 	soak=$results/soak-$(date -u +%Y%m%dT%H%M%SZ)
 	mkdir -p "$soak"
 	[ -z "$watch_git" ] || soak_tags >"$soak/tags-at-start"
 	base_seed=${order#random=}
 	[[ $base_seed =~ ^[0-9]+$ ]] || base_seed=$(((RANDOM << 15 | RANDOM) + 1))
-	k=0 worst=0 why="" dest=""
+	k=0 worst=0 why="" dest="" nothing=0 ran=0
 	while :; do
 		now=$(date +%s)
 		if [ -n "$t_end" ] && [ "$now" -ge "$t_end" ]; then why="deadline"; break; fi
@@ -34,7 +34,9 @@ soak_run() {
 		echo "$prog: soak boot $k for up to ${seg} s"
 		boot_once
 		rc=$?
-		[ "$rc" -le "$worst" ] || worst=$rc
+		# a boot where nothing ran (4) is no failure; the soak is, when no boot ran anything
+		if [ "$rc" = 4 ]; then nothing=$((nothing + 1)); else ran=1; fi
+		[ "$rc" = 4 ] || [ "$rc" -le "$worst" ] || worst=$rc
 		echo "$k ${dest:+${dest##*/}} rc=$rc" >>"$soak/boots"
 		if [ -n "$dest" ] && [ "$rc" != 3 ]; then
 			"$agent" aggregate --into "$soak/aggregate.json" "$dest" || die "aggregate of $dest failed"
@@ -51,5 +53,6 @@ soak_run() {
 	keep_work=0
 	echo "soak: $k boots, stopped by $why; aggregate: $soak/aggregate.json"
 	echo "stopped by $why after $k boots" >"$soak/stopped"
+	[ "$ran" = 1 ] || [ "$nothing" = 0 ] || worst=4
 	return "$worst"
 }

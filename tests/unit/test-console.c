@@ -62,6 +62,10 @@ static void test_kinds(void **state)
 			 CONSOLE_FINAL_LINE);
 	assert_int_equal(ev.final, CONSOLE_FATAL);
 	assert_string_equal(ev.run_id, "");
+	assert_int_equal(parse("fsagent: final status: NOTHING RAN: bundle runs/r1: notrun 3; poweroff at 9 ms", &ev),
+			 CONSOLE_FINAL_LINE);
+	assert_int_equal(ev.final, CONSOLE_NOTHING_RAN);
+	assert_string_equal(ev.run_id, "r1");
 	assert_int_equal(parse("fsagent: devices_ready at 4511 ms", &ev), CONSOLE_OTHER);
 }
 

@@ -209,5 +209,10 @@ int watch_exit_status(const struct watch *w)
 {
 	if (!w->have_final)
 		return 3;
-	return w->final == CONSOLE_OK ? 0 : w->final == CONSOLE_TESTS_FAILED ? 1 : 3;
+	switch (w->final) {
+	case CONSOLE_OK: return 0;
+	case CONSOLE_TESTS_FAILED: return 1;
+	case CONSOLE_NOTHING_RAN: return 4;
+	default: return 3;
+	}
 }

@@ -52,5 +52,5 @@ int watch_follow(struct watch *w, const char *path, pid_t pid, unsigned max_boot
 /* What the watch saw: run_id, final, final_line, boots, counts, gave_up. */
 json_t *watch_state(const struct watch *w);
 
-/* 0: final status OK; 1: TESTS FAILED; 3: FATAL, or no final status. */
+/* 0: final status OK; 1: TESTS FAILED; 3: FATAL, or no final status; 4: NOTHING RAN. */
 int watch_exit_status(const struct watch *w);

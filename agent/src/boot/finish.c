@@ -2,6 +2,7 @@
 /* The end of every boot (see finish.h). */
 #include "boot/finish.h"
 #include "boot/results.h"
+#include "boot/session.h"
 #include "machine/mount.h"
 #include "model/console.h"
 #include "model/frame.h"
@@ -70,7 +71,10 @@ void finish_write_documents(struct boot_state *s, const char *fatal, bool frame)
 /* the one final status line the host looks for (model/console.h) */
 static void final_status(const struct boot_state *s, const char *fatal, enum boot_action action)
 {
-	enum console_final f = fatal ? CONSOLE_FATAL : s->session_status > 0 ? CONSOLE_TESTS_FAILED : CONSOLE_OK;
+	enum console_final f = fatal					  ? CONSOLE_FATAL
+			       : s->session_status == SESSION_NOTHING_RAN ? CONSOLE_NOTHING_RAN
+			       : s->session_status > 0			  ? CONSOLE_TESTS_FAILED
+									  : CONSOLE_OK;
 	char line[1024];
 
 	console_format_final(line, sizeof(line), f, fatal ? fatal : s->session_summary, boot_action_to_string(action),

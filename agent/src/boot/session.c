@@ -27,6 +27,10 @@
 #include <stdio.h>
 #include <string.h>
 
+/* session_run passes RUNNER_UNKILLABLE on: its own outcomes must not be taken for it */
+_Static_assert(SESSION_FAILED != RUNNER_UNKILLABLE && SESSION_NOTHING_RAN != RUNNER_UNKILLABLE,
+	       "session outcomes collide with RUNNER_UNKILLABLE");
+
 #define CRASH_LOOP_BOOTS 3 /* boots in a row without a new result before a run stops */
 
 struct progress {
@@ -327,6 +331,8 @@ static void write_summary(const struct session *s, const struct bundle *b, char 
 	json_object_foreach(counts, k, v)
 		n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0, " %s %lld", k,
 			      (long long)json_integer_value(v));
+	if (!json_object_size(counts))
+		n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0, " no test");
 	if (bundle_records_lost(b))
 		n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0,
 			      "; RESULTS LOST: %zu test records not written, the results disk is full",
@@ -334,18 +340,6 @@ static void write_summary(const struct session *s, const struct bundle *b, char 
 	else if (json_is_string(json_object_get(b->doc, "error")))
 		n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0, "; %s",
 			      json_string_value(json_object_get(b->doc, "error")));
-}
-
-/* Whether the run failed: a failed test of any boot of it, a lost record, an error. */
-static bool run_failed(const struct bundle *b)
-{
-	json_t *v;
-	const char *k;
-
-	json_object_foreach(json_object_get(b->doc, "counts"), k, v)
-		if (test_status_name_failed(k) && json_integer_value(v) > 0)
-			return true;
-	return bundle_records_lost(b) || json_is_string(json_object_get(b->doc, "error"));
 }
 
 /* Run the plan's tests into b; the run's state and progress written at the end. */
@@ -450,7 +444,11 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 	r = execute(&s, &b, &files, settle);
 	write_summary(&s, &b, summary, ss);
 	if (r == 0)
-		r = run_failed(&b) ? SESSION_FAILED : 0;
+		switch (bundle_outcome_of(&b)) {
+		case BUNDLE_FAILED: r = SESSION_FAILED; break;
+		case BUNDLE_NOTHING_RAN: r = SESSION_NOTHING_RAN; break;
+		case BUNDLE_PASSED: r = 0; break;
+		}
 out:
 	for (size_t i = 0; s.fsc && i < s.n; i++)
 		fs_config_release(&s.fsc[i]);

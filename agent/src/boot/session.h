@@ -15,7 +15,8 @@
 #define SESSION_DEFAULTS "/etc/fsagent/plan.conf"
 #define SESSION_FSTESTS "/root/xfstests"
 #define SESSION_CATALOG "/etc/fsagent/configs"
-#define SESSION_FAILED 2 /* tests failed */
+#define SESSION_FAILED 2      /* tests failed */
+#define SESSION_NOTHING_RAN 4 /* no test ran: no config could be served, or every test was skipped */
 
 /*
  * Run the plan, if it names configs (summary stays empty when it names none).
@@ -24,7 +25,7 @@
  * settle (or NULL) is called once the plan is read and the bundle begun,
  * before any test is selected or device formatted: the caller's devices
  * may still be settling meanwhile.
- * Returns 0 (nothing failed, or nothing to run), SESSION_FAILED,
+ * Returns 0 (nothing failed, or no configs to run), SESSION_FAILED, SESSION_NOTHING_RAN,
  * RUNNER_UNKILLABLE (reboot and resume), or -errno with summary the error.
  */
 int session_run(const struct boot_config *cfg, struct inventory *inv, const char *results, void (*settle)(void),

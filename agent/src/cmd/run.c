@@ -107,7 +107,9 @@ int cmd_run(int argc, char **argv)
 			       "                  [--run-id ID] [--gcov DIR]\n"
 			       "Run a plan through fstests' check on this machine (devices already set up in\n"
 			       "HOST_OPTIONS) and write the bundle to DIR/runs/<run id>/bundle.json. --gcov: the\n"
-			       "kernel's gcov directory for plan key coverage (default /sys/kernel/debug/gcov).\n");
+			       "kernel's gcov directory for plan key coverage (default /sys/kernel/debug/gcov).\n"
+			       "Exit status: 0 every test that ran passed, 1 one failed (or a record was lost),\n"
+			       "2 bad usage, 4 no test ran (every one not run or expunged).\n");
 			return 0;
 		default: return 2;
 		}
@@ -175,7 +177,11 @@ int cmd_run(int argc, char **argv)
 	if (bundle_records_lost(&b))
 		log_err("%zu test records could not be written: the results disk is full (bundle.json: records_lost)",
 			bundle_records_lost(&b));
-	status = r < 0 || bad || bundle_records_lost(&b) ? 1 : 0;
+	/* 4: no test ran (no config served, every test skipped): not a pass a CI job could take */
+	status = r < 0 || bad				       ? 1
+		 : bundle_outcome_of(&b) == BUNDLE_FAILED      ? 1
+		 : bundle_outcome_of(&b) == BUNDLE_NOTHING_RAN ? 4
+							       : 0;
 out:
 	bundle_release(&b);
 	inventory_release(&inv);

@@ -53,7 +53,7 @@ int cmd_watch(int argc, char **argv)
 			       "status. --follow: read as the log grows until process PID (QEMU) has gone;\n"
 			       "--max-boots: SIGTERM to PID past N boots without a final status; --state: what\n"
 			       "was seen (run id, final status, boots) as JSON. Exit status: 0 final status OK,\n"
-			       "1 TESTS FAILED, 3 FATAL or no final status.\n");
+			       "1 TESTS FAILED, 3 FATAL or no final status, 4 NOTHING RAN.\n");
 			return 0;
 		default: return 2;
 		}

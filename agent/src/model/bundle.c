@@ -5,6 +5,7 @@
  */
 #include "model/bundle.h"
 #include "model/bundle_internal.h"
+#include "model/result.h"
 #include "util/fileio.h"
 #include "util/macro.h"
 #include "util/strv.h"
@@ -28,6 +29,24 @@ static json_t *now_json(void)
 	gmtime_r(&t, &tm);
 	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	return json_string(buf);
+}
+
+enum bundle_outcome_kind bundle_outcome_of(const struct bundle *b)
+{
+	json_t *v;
+	const char *k;
+	bool ran = false;
+
+	if (bundle_records_lost(b) || json_is_string(json_object_get(b->doc, "error")))
+		return BUNDLE_FAILED;
+	json_object_foreach(json_object_get(b->doc, "counts"), k, v) {
+		if (json_integer_value(v) <= 0)
+			continue;
+		if (test_status_name_failed(k))
+			return BUNDLE_FAILED;
+		ran |= !test_status_name_skipped(k);
+	}
+	return ran ? BUNDLE_PASSED : BUNDLE_NOTHING_RAN;
 }
 
 int bundle_create(struct bundle *b, const char *results, const char *run_id, json_t *plan, json_t *kernel)

@@ -141,6 +141,16 @@ int bundle_record_skipped(struct bundle *b, json_t *config, json_t *iteration, c
 /* Records not written for want of space (kept in memory, retried). */
 size_t bundle_records_lost(const struct bundle *b);
 
+/*
+ * The run's outcome from its counts (every boot of it): BUNDLE_FAILED when a
+ * test failed, timed out, crashed or errored, a record was lost or the run
+ * has an error; BUNDLE_NOTHING_RAN when no test ran at all (each was not run
+ * or expunged, or there was none: no config could be served); else
+ * BUNDLE_PASSED.
+ */
+enum bundle_outcome_kind { BUNDLE_PASSED, BUNDLE_FAILED, BUNDLE_NOTHING_RAN };
+enum bundle_outcome_kind bundle_outcome_of(const struct bundle *b);
+
 /* Tests recorded in every journal (the counts summed). */
 size_t bundle_count_recorded(struct bundle *b);
 

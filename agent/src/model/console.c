@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const final_words[CONSOLE_FINAL_MAX] = { "OK", "TESTS FAILED", "FATAL" };
+static const char *const final_words[CONSOLE_FINAL_MAX] = { "OK", "TESTS FAILED", "FATAL", "NOTHING RAN" };
 
 const char *console_final_word(enum console_final f)
 {

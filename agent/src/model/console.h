@@ -8,7 +8,7 @@
  *   fsagent: plan: N tests to run (C configs x I iterations)[, ...]
  *   fsagent: [K/N] CONFIG TEST: STATUS (S.Ss)[: REASON]
  *   fsagent: warning: CONFIG TEST: crash: resuming after it
- *   fsagent: final status: OK|TESTS FAILED|FATAL[: SUMMARY]; ACTION at MS ms
+ *   fsagent: final status: OK|TESTS FAILED|NOTHING RAN|FATAL[: SUMMARY]; ACTION at MS ms
  *
  * plus the kernel's own "Linux version" banner (one per boot) and "Kernel
  * panic - not syncing". A line may carry the kernel's "[ seconds] " stamp
@@ -37,7 +37,7 @@ enum console_kind {
 	CONSOLE_FINAL_LINE
 };
 
-enum console_final { CONSOLE_OK, CONSOLE_TESTS_FAILED, CONSOLE_FATAL, CONSOLE_FINAL_MAX };
+enum console_final { CONSOLE_OK, CONSOLE_TESTS_FAILED, CONSOLE_FATAL, CONSOLE_NOTHING_RAN, CONSOLE_FINAL_MAX };
 
 struct console_event {
 	enum console_kind kind;
@@ -57,7 +57,7 @@ struct console_event {
 /* Classify one line (without its newline) and fill ev. Returns ev->kind. */
 enum console_kind console_parse_line(const char *line, size_t len, struct console_event *ev);
 
-/* "OK", "TESTS FAILED", "FATAL". */
+/* "OK", "TESTS FAILED", "FATAL", "NOTHING RAN". */
 const char *console_final_word(enum console_final f);
 
 /* The progress message (after CONSOLE_PREFIX). Returns 0 or -ENOBUFS (cut). */
