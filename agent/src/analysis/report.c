@@ -77,8 +77,16 @@ void report_text(json_t *b, FILE *out)
 						str(t, "first_report"));
 			}
 	}
-	if (total)
-		fprintf(out, "\nlockdep: %u of %u tests ran with lockdep off\n", without_lockdep, total);
+	/* "0 of N ran with lockdep off" on a kernel without lockdep would read as coverage it never had */
+	{
+		json_t *configured =
+			json_object_get(json_object_get(json_object_get(b, "caps"), "lockdep"), "configured");
+
+		if (total && json_is_false(configured))
+			fprintf(out, "\nlockdep: not in this kernel (CONFIG_PROVE_LOCKING off)\n");
+		else if (total && (json_is_true(configured) || without_lockdep))
+			fprintf(out, "\nlockdep: %u of %u tests ran with lockdep off\n", without_lockdep, total);
+	}
 }
 
 static void xml(FILE *out, const char *s)

@@ -150,6 +150,8 @@ int cmd_run(int argc, char **argv)
 		log_err("create bundle in '%s' failed: %s", results, strerror(-r));
 		goto out;
 	}
+	/* the machine it ran on, as the boot session records it */
+	bundle_set(&b, "caps", json_incref(inv.doc));
 	{
 		_cleanup_free_ char *fstype = strndup(config, strcspn(config, "/"));
 		char **caps = inventory_cap_names(&inv);
