@@ -155,12 +155,43 @@ static void test_lost_records(void **state)
 	kmsg_close(&r);
 }
 
+/* A crashed boot's log as pstore keeps it: the panic is classified as the live reader would. */
+static void test_classify_pstore(void **state)
+{
+	static const char log[] = "--- pstore dmesg-ramoops-0\n"
+				  "Panic#1 Part1\n"
+				  "<6>[   29.200000] run fstests selftest/011 at 2026-12-03 13:15:50\n"
+				  "<6>[   29.267100] sysrq: Trigger a crash\n"
+				  "<0>[   29.268674] Kernel panic - not syncing: sysrq triggered crash\n"
+				  "<4>[   29.269312]  sysrq_handle_crash+0x16/0x20\n"
+				  "[   29.3] WARNING: CPU: 0 PID: 1 at fs/xfs/xfs_buf.c:1 xfs_buf_rele+0x1\n"
+				  "Kernel panic - not syncing: the same, unstamped";
+	unsigned findings[KMSG_FINDING_MAX] = { 0 };
+	char first[256] = "";
+
+	(void)state;
+	kmsg_classify_log(log, strlen(log), findings, first, sizeof(first));
+	assert_int_equal(findings[KMSG_PANIC], 2);
+	assert_int_equal(findings[KMSG_WARNING], 1);
+	assert_string_equal(first, "Kernel panic - not syncing: sysrq triggered crash");
+	/* a report already found stays the first */
+	kmsg_classify_log("<4>[ 1.0] WARNING: CPU: 1 PID: 2 at x", 37, findings, first, sizeof(first));
+	assert_string_equal(first, "Kernel panic - not syncing: sysrq triggered crash");
+	assert_int_equal(findings[KMSG_WARNING], 2);
+	/* nothing to find, and no overrun on a cut line */
+	memset(findings, 0, sizeof(findings));
+	first[0] = '\0';
+	kmsg_classify_log("<6", 2, findings, first, sizeof(first));
+	kmsg_classify_log("[   1.0", 7, findings, first, sizeof(first));
+	assert_string_equal(first, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),	       cmocka_unit_test(test_real_capture),
 		cmocka_unit_test(test_kernel_formats), cmocka_unit_test(test_marker),
-		cmocka_unit_test(test_lost_records),
+		cmocka_unit_test(test_lost_records),   cmocka_unit_test(test_classify_pstore),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #include "boot/session.h"
 #include "model/bundle.h"
 #include "model/console.h"
+#include "model/kmsg.h"
 #include "model/result.h"
 #include "boot/catalog.h"
 #include "machine/mkfs.h"
@@ -167,6 +168,9 @@ static void record_crash(struct bundle *b)
 	/* how long it ran before the crash is not known: its duration stays 0 */
 	t.kernel_log = pstore_tail();
 	t.kernel_log_len = t.kernel_log ? strlen(t.kernel_log) : 0;
+	/* what the crashed kernel reported, as the live log would have been read */
+	if (t.kernel_log)
+		kmsg_classify_log(t.kernel_log, t.kernel_log_len, t.findings, t.first_report, sizeof(t.first_report));
 	snprintf(t.reason, sizeof(t.reason), "the machine crashed or was reset during the test%s",
 		 t.kernel_log ? " (kernel log from pstore kept)" : "");
 	log_warn("%s %s" CONSOLE_CRASH, json_string_value(json_object_get(config, "name")), t.name);

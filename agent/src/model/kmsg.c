@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -95,6 +96,38 @@ static const char *const lockdep_reports[] = {
 	"bad contention detected",
 	"chain_key collision",
 };
+
+void kmsg_classify_log(const char *text, size_t len, unsigned findings[KMSG_FINDING_MAX], char *first,
+		       size_t first_size)
+{
+	const char *end = text + len;
+
+	for (const char *p = text; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end, *m = p;
+		enum kmsg_finding f;
+
+		/* "<6>" then "[   29.268674] " */
+		if (m < e && *m == '<') {
+			const char *gt = memchr(m, '>', (size_t)(e - m));
+
+			if (gt && gt - m <= 4)
+				m = gt + 1;
+		}
+		if (m < e && *m == '[') {
+			const char *rb = memchr(m, ']', (size_t)(e - m));
+
+			if (rb && rb - m <= 20)
+				m = rb + 1 < e && rb[1] == ' ' ? rb + 2 : rb + 1;
+		}
+		f = kmsg_classify(m, (size_t)(e - m));
+		if (f != KMSG_NONE) {
+			findings[f]++;
+			if (kmsg_finding_fails_test(f) && first && first_size && !first[0])
+				snprintf(first, first_size, "%.*s", (int)(e - m), m);
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
 
 enum kmsg_finding kmsg_classify(const char *m, size_t n)
 {

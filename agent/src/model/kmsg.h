@@ -52,6 +52,15 @@ enum kmsg_finding kmsg_classify(const char *msg, size_t len);
 
 const char *kmsg_finding_to_string(enum kmsg_finding f);
 
+/*
+ * Classify each line of a kernel log kept as text (pstore's dmesg records,
+ * a console: "<6>[   29.268674] Kernel panic - ..."; the level and stamp
+ * are skipped) into findings[], and copy the first report that fails a test
+ * into first (when it is still empty), as the live reader does.
+ */
+void kmsg_classify_log(const char *text, size_t len, unsigned findings[KMSG_FINDING_MAX], char *first,
+		       size_t first_size);
+
 /* Whether a test during which f was reported has failed (all but LOCKDEP_OFF). */
 bool kmsg_finding_fails_test(enum kmsg_finding f);
 
