@@ -170,6 +170,47 @@ static void test_other_schema_refused(void **state)
 	assert_non_null(strstr(err, "key 'schema': 'fsagent-bundle/1' is not 'fsagent-bundle/2'"));
 }
 
+/* reason and excerpt name the bundle's copy of an artifact, not the guest's path to check's */
+static void test_artifact_paths_rebased(void **state)
+{
+	struct bundle b;
+	struct test_result t = { .status = TS_FAIL, .duration = 1 };
+	char rdir[128], excerpt[512], err[256] = "";
+	json_t *doc = NULL, *c, *it, *rec;
+
+	(void)state;
+	snprintf(rdir, sizeof(rdir), "%s/check-results", unit_dir);
+	snprintf(excerpt, sizeof(excerpt), "%s/generic", rdir);
+	assert_int_equal(fileio_mkdir_p(excerpt), 0);
+	unit_write_file("check-results/generic/002.out.bad", "w", "I am intentionally broken\n");
+	snprintf(t.name, sizeof(t.name), "generic/002");
+	snprintf(t.reason, sizeof(t.reason), "[failed, exit status 1] - output mismatch (see %s/generic/002.out.bad)",
+		 rdir);
+	snprintf(excerpt, sizeof(excerpt), "+++ %s//generic/002.out.bad\t2026-12-03\n-Silence is golden", rdir);
+	t.excerpt = excerpt;
+	assert_int_equal(bundle_create(&b, unit_dir, "r1", json_object(), NULL), 0);
+	c = bundle_add_config(&b, "xfs/4k");
+	it = bundle_add_iteration(&b, c, 0, "42", order);
+	assert_int_equal(bundle_record_test(&b, c, it, &t, rdir), 0);
+	t.excerpt = NULL;
+	assert_int_equal(bundle_finish(&b, "complete"), 0);
+	bundle_release(&b);
+	assert_int_equal(load(&doc, err, sizeof(err)), 0);
+	rec = json_array_get(
+		json_object_get(
+			json_array_get(
+				json_object_get(json_array_get(json_object_get(doc, "configs"), 0), "iterations"), 0),
+			"tests"),
+		0);
+	assert_string_equal(json_string_value(json_object_get(rec, "reason")),
+			    "[failed, exit status 1] - output mismatch (see artifacts/xfs_4k/0/generic/002.out.bad)");
+	assert_string_equal(json_string_value(json_object_get(rec, "excerpt")),
+			    "+++ artifacts/xfs_4k/0/generic/002.out.bad\t2026-12-03\n-Silence is golden");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(rec, "artifacts"), 0)),
+			    "artifacts/xfs_4k/0/generic/002.out.bad");
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +220,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_line_named, unit_mkdtemp, unit_rmdir),
 		cmocka_unit_test_setup_teardown(test_hostile_config_refused, unit_mkdtemp, unit_rmdir),
 		cmocka_unit_test_setup_teardown(test_other_schema_refused, unit_mkdtemp, unit_rmdir),
+		cmocka_unit_test_setup_teardown(test_artifact_paths_rebased, unit_mkdtemp, unit_rmdir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -72,9 +72,8 @@ static void test_session(void **state)
 	assert_string_equal(l.lines[8],
 			    "EXCERPT selftest/002 --- tests/selftest/002.out\t2026-01-01 13:14:26.000000000 +0000");
 	assert_string_equal(l.lines[13], "EXCERPT selftest/002 (Run 'diff -u /x /y'  to see the entire diff)");
-	assert_string_equal(
-		l.lines[15],
-		"RESULT selftest/003 v=3 s=-1 [failed, exit status 1]- output mismatch (see /r//selftest/003.out.bad)");
+	assert_string_equal(l.lines[15], "RESULT selftest/003 v=3 s=-1 [failed, exit status 1] - output mismatch (see "
+					 "/r//selftest/003.out.bad)");
 	assert_string_equal(l.lines[17], "RESULT selftest/004 v=1 s=-1 [not run] Always skip me");
 	assert_string_equal(
 		l.lines[19],

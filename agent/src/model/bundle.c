@@ -353,8 +353,45 @@ static int artifact_path(char *buf, size_t size, const char *config, json_int_t 
 }
 
 /* Copy check's files of a test that did not pass, and its kernel log. */
+/* text with every from replaced by to, or NULL (no memory, or nothing to replace). */
+static char *replace_all(const char *text, const char *from, const char *to)
+{
+	size_t fl = strlen(from), tl = strlen(to), n = 0;
+	char *out, *o;
+
+	for (const char *p = text; fl && (p = strstr(p, from)); p += fl)
+		n++;
+	if (!n || !(out = malloc(strlen(text) + n * tl + 1)))
+		return NULL;
+	o = out;
+	for (const char *p = text, *q; (q = strstr(p, from)); p = q + fl) {
+		memcpy(o, p, (size_t)(q - p));
+		o += q - p;
+		memcpy(o, to, tl);
+		o += tl;
+		text = q + fl;
+	}
+	strcpy(o, text);
+	return out;
+}
+
+/* The record's reason and excerpt name the guest's copy of an artifact: name the bundle's instead. */
+static void rebase_paths(json_t *rec, const char *from, const char *to)
+{
+	static const char *const keys[] = { "reason", "excerpt" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		const char *v = json_string_value(json_object_get(rec, keys[i]));
+		char *r = v ? replace_all(v, from, to) : NULL;
+
+		if (r)
+			json_object_set_new(rec, keys[i], json_string(r));
+		free(r);
+	}
+}
+
 static json_t *copy_artifacts(struct bundle *b, const char *cname, json_int_t iter, const struct test_result *t,
-			      const char *result_dir)
+			      const char *result_dir, json_t *rec)
 {
 	static const char *const exts[] = { "out.bad", "full", "dmesg", "notrun" };
 	char rel[PATH_MAX], src[PATH_MAX * 2], dst[PATH_MAX * 2];
@@ -371,8 +408,13 @@ static json_t *copy_artifacts(struct bundle *b, const char *cname, json_int_t it
 		if (access(src, F_OK) < 0 || artifact_path(rel, sizeof(rel), cname, iter, t->name, exts[i]) < 0)
 			continue;
 		snprintf(dst, sizeof(dst), "%s/%s", b->dir, rel);
-		if (bundle_copy_file(src, dst) == 0)
+		if (bundle_copy_file(src, dst) == 0) {
 			json_array_append_new(artifacts, json_string(rel));
+			rebase_paths(rec, src, rel);
+			/* check prints RESULT_BASE's trailing '/' too: "results//generic/002.out.bad" */
+			snprintf(src, sizeof(src), "%s//%s.%s", result_dir, t->name, exts[i]);
+			rebase_paths(rec, src, rel);
+		}
 	}
 	if (t->kernel_log_len && artifact_path(rel, sizeof(rel), cname, iter, t->name, "kmsg") == 0) {
 		snprintf(dst, sizeof(dst), "%s/%s", b->dir, rel);
@@ -393,14 +435,14 @@ int bundle_record_test(struct bundle *b, json_t *config, json_t *iteration, cons
 		if (t->findings[f])
 			json_object_set_new(findings, kmsg_finding_to_string((enum kmsg_finding)f),
 					    json_integer(t->findings[f]));
-	rec = json_pack("{s:s, s:s, s:f, s:s?, s:s?, s:o, s:s?, s:b, s:o}", "name", t->name, "status",
+	rec = json_pack("{s:s, s:s, s:f, s:s?, s:s?, s:o, s:s?, s:b}", "name", t->name, "status",
 			test_status_to_string(t->status), "duration", t->duration, "reason",
 			t->reason[0] ? t->reason : NULL, "excerpt", t->excerpt && t->excerpt[0] ? t->excerpt : NULL,
 			"findings", findings, "first_report", t->first_report[0] ? t->first_report : NULL,
-			"without_lockdep", t->without_lockdep, "artifacts",
-			copy_artifacts(b, bundle_config_name(config), iter, t, result_dir));
+			"without_lockdep", t->without_lockdep);
 	if (!rec)
 		return -ENOMEM;
+	json_object_set_new(rec, "artifacts", copy_artifacts(b, bundle_config_name(config), iter, t, result_dir, rec));
 	if (t->has_coverage) {
 		char abs[PATH_MAX], rel[PATH_MAX];
 

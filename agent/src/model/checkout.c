@@ -65,10 +65,18 @@ enum checkout_verdict checkout_parse_verdict(const char *t, long *ret_seconds)
 static void emit_result(struct checkout *p, const char *test, const char *rest)
 {
 	struct checkout_event ev = { .kind = CE_RESULT, .test = test };
+	static const char glued[] = "[failed, exit status ";
+	char text[sizeof(p->line) + 2];
+	const char *rb;
 
 	ev.verdict = checkout_parse_verdict(rest, &ev.seconds);
 	while (*rest == ' ')
 		rest++;
+	/* check prints "[failed, exit status N]" without a newline: the mismatch message is glued to it */
+	if (startswith(rest, glued) && (rb = strchr(rest, ']')) && rb[1] == '-') {
+		snprintf(text, sizeof(text), "%.*s %s", (int)(rb + 1 - rest), rest, rb + 1);
+		rest = text;
+	}
 	ev.text = rest;
 	snprintf(p->current, sizeof(p->current), "%s", test);
 	p->cb(p->data, &ev);
