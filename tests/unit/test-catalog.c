@@ -106,6 +106,11 @@ static char *section(const char *name, const char *extra_mkfs, const char *extra
 		assert_int_equal(plan_set(&p, "t", 1, "mkfs_options", extra_mkfs, err, sizeof(err)), 0);
 	if (extra_mount)
 		assert_int_equal(plan_set(&p, "t", 2, "mount_options", extra_mount, err, sizeof(err)), 0);
+	if (extra_mount && strstr(extra_mount, "noatime")) {
+		/* the plan's fstests knobs close the section */
+		assert_int_equal(plan_set(&p, "t", 3, "fstests.LOAD_FACTOR", "2", err, sizeof(err)), 0);
+		assert_int_equal(plan_set(&p, "t", 4, "fstests.FSSTRESS_AVOID", "-f setattr=0", err, sizeof(err)), 0);
+	}
 	assert_int_equal(catalog_load(CATALOG, name, &c, err, sizeof(err)), 0);
 	assert_int_equal(catalog_write_section(&c, &p, r, "/results/runs/x/fstests", f, err, sizeof(err)), 0);
 	fclose(f);
@@ -130,7 +135,9 @@ static void test_sections(void **state)
 			       "MKFS_OPTIONS=\"-b size=1024 -m reflink=1\"\n"
 			       "MOUNT_OPTIONS=\"-o usrquota,grpquota,prjquota -o noatime\"\n"
 			       "TEST_FS_MOUNT_OPTS=\"-o usrquota,grpquota,prjquota -o noatime\"\n"
-			       "RESULT_BASE=\"/results/runs/x/fstests\"\n");
+			       "RESULT_BASE=\"/results/runs/x/fstests\"\n"
+			       "LOAD_FACTOR=\"2\"\n"
+			       "FSSTRESS_AVOID=\"-f setattr=0\"\n");
 	free(s);
 	s = section("xfs/logdev", NULL, NULL, &r);
 	assert_non_null(strstr(s, "USE_EXTERNAL=\"yes\"\nSCRATCH_LOGDEV=\"/dev/vdd\"\n"));

@@ -120,6 +120,40 @@ static void test_errors(void **state)
 	expect_error("shard = 3/2\n", "key 'shard'");
 }
 
+/* fstests' own knobs: checked by name and kind, kept for each config's section, recorded in the plan */
+static void test_fstests_vars(void **state)
+{
+	struct plan p;
+	char err[256] = "";
+	json_t *j;
+
+	(void)state;
+	assert_int_equal(plan_init(&p), 0);
+	assert_int_equal(plan_apply_file(&p, "plan.conf",
+					 "fstests.TIME_FACTOR = 2\n"
+					 "fstests.SOAK_DURATION = 1.5h\n"
+					 "fstests.FSSTRESS_AVOID = -f setattr=0 -p 4\n"
+					 "fstests.USE_KMEMLEAK = yes\n"
+					 "fstests.TIME_FACTOR = 3\n",
+					 err, sizeof(err)),
+			 0);
+	j = plan_to_json(&p);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "fstests"), "TIME_FACTOR")), "3");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "fstests"), "SOAK_DURATION")), "1.5h");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "origins"), "fstests.TIME_FACTOR")),
+			    "plan.conf:5");
+	assert_true(plan_key_is_known("fstests.LOAD_FACTOR"));
+	json_decref(j);
+	plan_release(&p);
+	expect_error("fstests.TIME_FACTOR = 0\n", "key 'fstests.TIME_FACTOR': '0' is not a whole number above 0");
+	expect_error("fstests.SOAK_DURATION = 2 hours\n", "is not a duration like 90, 1.5h, 2d");
+	expect_error("fstests.USE_KMEMLEAK = 1\n", "'1' is not yes or no");
+	expect_error("fstests.FSX_AVOID = -N $(reboot)\n", "is not options without quotes");
+	expect_error("fstests.TEST_DEV = /dev/sda\n", "TEST_DEV is set by fsagent from the config and its devices");
+	expect_error("fstests.SCRATCH_DEV_POOL = /dev/sdb\n", "is set by fsagent");
+	expect_error("fstests.TIME_FACTR = 2\n", "'TIME_FACTR' is not an fstests variable fsagent knows");
+}
+
 static void test_command_line_over_file(void **state)
 {
 	struct boot_config c;
@@ -234,7 +268,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),      cmocka_unit_test(test_file),
 		cmocka_unit_test(test_errors),	      cmocka_unit_test(test_command_line_over_file),
 		cmocka_unit_test(test_durations),     cmocka_unit_test(test_order),
-		cmocka_unit_test(test_order_uniform),
+		cmocka_unit_test(test_order_uniform), cmocka_unit_test(test_fstests_vars),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

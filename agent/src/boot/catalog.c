@@ -324,5 +324,16 @@ int catalog_write_section(const struct fs_config *c, const struct plan *p, const
 		r = put(out, "TEST_FS_MOUNT_OPTS", tmnt, err, es);
 	if (!r)
 		r = put(out, "RESULT_BASE", result_base, err, es);
+	/* the plan's fstests.NAME knobs, checked by name and kind (model/fstests_vars) */
+	{
+		const char *name;
+		json_t *v;
+
+		json_object_foreach(p->fstests, name, v) {
+			if (r)
+				break;
+			r = put(out, name, json_string_value(v), err, es);
+		}
+	}
 	return r;
 }

@@ -4,6 +4,7 @@
  * its type; one setter serves plan files and the kernel command line.
  */
 #include "model/plan.h"
+#include "model/fstests_vars.h"
 #include "model/result.h"
 #include "util/fileio.h"
 #include "util/lines.h"
@@ -71,8 +72,9 @@ int plan_init(struct plan *p)
 	p->expunge_files = strv_split("", ",");
 	p->coverage = strv_split("", ",");
 	p->origins = json_object();
-	if (!p->configs || !p->groups || !p->exclude_groups || !p->tests || !p->exclude || !p->expunge_files ||
-	    !p->coverage || !p->origins) {
+	p->fstests = json_object();
+	if (!p->fstests || !p->configs || !p->groups || !p->exclude_groups || !p->tests || !p->exclude ||
+	    !p->expunge_files || !p->coverage || !p->origins) {
 		plan_release(p);
 		return -ENOMEM;
 	}
@@ -96,6 +98,7 @@ void plan_release(struct plan *p)
 	free(p->soak_stop_file);
 	free(p->durations);
 	json_decref(p->origins);
+	json_decref(p->fstests);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -109,7 +112,7 @@ static const struct plan_key *find_key(const char *name)
 
 bool plan_key_is_known(const char *key)
 {
-	return find_key(key) || startswith(key, "timeout.");
+	return find_key(key) || startswith(key, "timeout.") || startswith(key, "fstests.");
 }
 
 int plan_parse_duration(const char *s, unsigned long *ret)
@@ -300,6 +303,12 @@ int plan_set(struct plan *p, const char *source, unsigned line, const char *key,
 		if (plan_parse_duration(value, &secs) < 0 || secs > 30UL * 86400)
 			fail("'%s' is not a duration (90, 90s, 15m, 2h, 1d)", value);
 		r = set_test_timeout(p, key + 8, (unsigned)secs);
+	} else if (startswith(key, "fstests.")) {
+		char why[256];
+
+		if (fstests_var_check(key + 8, value, why, sizeof(why)) < 0)
+			fail("%s", why);
+		r = json_object_set_new(p->fstests, key + 8, json_string(value)) < 0 ? -ENOMEM : 0;
 	} else if (!k) {
 		fail("unknown key");
 	} else {
@@ -460,6 +469,8 @@ json_t *plan_to_json(const struct plan *p)
 		json_object_set_new(j, "durations", json_string(p->durations));
 	if (p->coverage && p->coverage[0])
 		json_object_set_new(j, "coverage", strv_json(p->coverage));
+	if (json_object_size(p->fstests))
+		json_object_set(j, "fstests", p->fstests);
 	json_object_set(j, "origins", p->origins);
 	return j;
 }

@@ -47,6 +47,7 @@ struct plan {
 	unsigned shard, shards;	     /* this VM runs shard K (1-based) of N; N <= 1 unsharded */
 	char *durations;	     /* fsagent durations' file on the results disk, for shards */
 	char **coverage;	     /* kernel source directories whose gcov data each test saves */
+	json_t *fstests;	     /* fstests.NAME keys: NAME -> value, for each config's section */
 	json_t *origins;	     /* key -> "source[:line]" */
 };
 
@@ -54,7 +55,7 @@ struct plan {
 int plan_init(struct plan *p);
 void plan_release(struct plan *p);
 
-/* Whether key (without the "fsagent." prefix) is a plan key, "timeout.<test>" included. */
+/* Whether key (without the "fsagent." prefix) is a plan key, "timeout.<test>" and "fstests.<NAME>" included. */
 bool plan_key_is_known(const char *key);
 
 /*
