@@ -52,6 +52,7 @@ struct session {
 	const char *catalog;
 	char host_options[PATH_MAX];
 	char rbase[PATH_MAX];  /* check's RESULT_BASE: the bundle's fstests/ */
+	char cur[PATH_MAX];    /* <results>/current-run: the run a crash resumes */
 	struct fs_config *fsc; /* per run_config */
 	struct run_config *rc;
 	size_t n;
@@ -239,12 +240,11 @@ static int open_run(struct session *s, struct plan *plan, struct bundle *b, char
 {
 	_cleanup_free_ char *resume_id = NULL;
 	json_auto_t *progress = NULL;
-	char cur[PATH_MAX], ppath[PATH_MAX + 32], err[256];
+	char ppath[PATH_MAX + 32], err[256];
 	json_t *seed;
 	int r;
 
-	snprintf(cur, sizeof(cur), "%s/current-run", s->results);
-	if (fileio_read_line(cur, &resume_id) < 0 || !resume_id[0] || bundle_open(b, s->results, resume_id) < 0) {
+	if (fileio_read_line(s->cur, &resume_id) < 0 || !resume_id[0] || bundle_open(b, s->results, resume_id) < 0) {
 		run_new_id(s->run_id, sizeof(s->run_id));
 		r = bundle_create(b, s->results, s->run_id, plan_to_json(plan),
 				  json_incref(json_object_get(s->inv->doc, "kernel")));
@@ -283,7 +283,7 @@ static int open_run(struct session *s, struct plan *plan, struct bundle *b, char
 	snprintf(err, sizeof(err), "run keeps crashing: %d boots in a row without a new result", s->pg.stalled);
 	bundle_set(b, "error", json_string(err));
 	bundle_finish(b, "stopped");
-	unlink(cur);
+	unlink(s->cur);
 	snprintf(summary, ss, "%s (bundle runs/%s)", err, s->run_id);
 	return 1;
 }
@@ -329,21 +329,27 @@ static int load_configs(struct session *s, char ***sections, char *err, size_t e
 static void write_summary(const struct session *s, const struct bundle *b, char *summary, size_t ss)
 {
 	json_t *counts = json_object_get(b->doc, "counts"), *v;
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
 	const char *k;
-	int n = snprintf(summary, ss, "bundle runs/%s:", s->run_id);
 
+	if (!f) {
+		snprintf(summary, ss, "bundle runs/%s", s->run_id);
+		return;
+	}
+	fprintf(f, "bundle runs/%s:", s->run_id);
 	json_object_foreach(counts, k, v)
-		n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0, " %s %lld", k,
-			      (long long)json_integer_value(v));
+		fprintf(f, " %s %lld", k, (long long)json_integer_value(v));
 	if (!json_object_size(counts))
-		n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0, " no test");
+		fputs(" no test", f);
 	if (bundle_records_lost(b))
-		n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0,
-			      "; RESULTS LOST: %zu test records not written, the results disk is full",
-			      bundle_records_lost(b));
+		fprintf(f, "; RESULTS LOST: %zu test records not written, the results disk is full",
+			bundle_records_lost(b));
 	else if (json_is_string(json_object_get(b->doc, "error")))
-		n += snprintf(summary + n, n < (int)ss ? ss - (size_t)n : 0, "; %s",
-			      json_string_value(json_object_get(b->doc, "error")));
+		fprintf(f, "; %s", json_string_value(json_object_get(b->doc, "error")));
+	fclose(f);
+	snprintf(summary, ss, "%s", text ? text : "");
 }
 
 /* Run the plan's tests into b; the run's state and progress written at the end. */
@@ -360,7 +366,7 @@ static int execute(struct session *s, struct bundle *b, const struct plan_files 
 			       .n_configs = s->n,
 			       .prepare = prepare,
 			       .data = s };
-	char cur[PATH_MAX], dst[PATH_MAX + 32];
+	char dst[PATH_MAX + 32];
 	unsigned bad = 0;
 	int r;
 
@@ -389,8 +395,7 @@ static int execute(struct session *s, struct bundle *b, const struct plan_files 
 	}
 	bundle_finish(b, r < 0 ? "error" : "complete");
 	progress_write(&s->pg, false);
-	snprintf(cur, sizeof(cur), "%s/current-run", s->results);
-	unlink(cur);
+	unlink(s->cur);
 	return r;
 }
 
@@ -402,11 +407,12 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 		.cfg = cfg, .inv = inv, .results = results, .catalog = cfg->catalog ? cfg->catalog : SESSION_CATALOG
 	};
 	struct plan_files files = { 0 };
-	char err[512] = "", cur[PATH_MAX], **sections = NULL;
+	char err[512] = "", **sections = NULL;
 	struct bundle b = { 0 };
 	struct plan plan;
 	int r, pr;
 
+	snprintf(s.cur, sizeof(s.cur), "%s/current-run", results);
 	r = plan_init(&plan);
 	if (r < 0)
 		return r;
@@ -443,8 +449,7 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 	fileio_write_atomic(s.host_options, head, strlen(head));
 	bundle_write(&b);
 	progress_write(&s.pg, true);
-	snprintf(cur, sizeof(cur), "%s/current-run", results);
-	fileio_write_atomic(cur, s.run_id, strlen(s.run_id));
+	fileio_write_atomic(s.cur, s.run_id, strlen(s.run_id));
 	r = execute(&s, &b, &files, settle);
 	write_summary(&s, &b, summary, ss);
 	if (r == 0)
