@@ -180,10 +180,11 @@ int cmd_run(int argc, char **argv)
 		log_err("%zu test records could not be written: the results disk is full (bundle.json: records_lost)",
 			bundle_records_lost(&b));
 	/* 4: no test ran (no config served, every test skipped): not a pass a CI job could take */
-	status = r < 0 || bad				       ? 1
-		 : bundle_outcome_of(&b) == BUNDLE_FAILED      ? 1
-		 : bundle_outcome_of(&b) == BUNDLE_NOTHING_RAN ? 4
-							       : 0;
+	switch (r < 0 || bad ? BUNDLE_FAILED : bundle_outcome_of(&b)) {
+	case BUNDLE_FAILED: status = 1; break;
+	case BUNDLE_NOTHING_RAN: status = 4; break;
+	case BUNDLE_PASSED: status = 0; break;
+	}
 out:
 	bundle_release(&b);
 	inventory_release(&inv);
