@@ -24,10 +24,10 @@ void watch_init(struct watch *w, FILE *out)
 	w->start = w->tests_start = w->now();
 }
 
-/* "1h02m" or "3m05s" */
+/* "1h02m" or "3m05s"; the guest's numbers can be anything, so clamped (NaN as 0) */
 static void fmt_time(char *buf, size_t size, double s)
 {
-	long t = s > 0 ? (long)s : 0;
+	long t = !(s > 0) ? 0 : s < 1e9 ? (long)s : 999999999L;
 
 	if (t >= 3600)
 		snprintf(buf, size, "%ldh%02ldm", t / 3600, t % 3600 / 60);
