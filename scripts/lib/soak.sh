@@ -6,7 +6,7 @@
 # deadline, the stop file, or a new tag in the watched git repository.
 # Sourced by the launcher; uses its results, order, t_end, check_every,
 # stop_file, watch_git, work, agent, prog, keep_work, write_plan, make_disks,
-# boot_once and die.
+# remove_disks, boot_once and die.
 
 soak_tags() { git -C "$watch_git" tag --list | sort; }
 
@@ -49,7 +49,7 @@ soak_run() {
 			break
 		fi
 	done
-	rm -f "$work/test.img" "$work/scratch.img"
+	remove_disks
 	keep_work=0
 	echo "soak: $k boots, stopped by $why; aggregate: $soak/aggregate.json"
 	echo "stopped by $why after $k boots" >"$soak/stopped"

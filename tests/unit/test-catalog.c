@@ -48,7 +48,7 @@ static void test_expand(void **state)
 	assert_string_equal(err, "config 'zfs/all': no such filesystem in the catalog");
 }
 
-static struct device dv[6];
+static struct device dv[8];
 static struct roles roles_with(bool log, bool scratch)
 {
 	struct roles r = { 0 };
@@ -148,6 +148,34 @@ static void test_sections(void **state)
 	free(s);
 }
 
+/* devices = dax: test and scratch are the DAX roles' devices, not the disks */
+static void test_dax_section(void **state)
+{
+	struct roles r = roles_with(true, true);
+	struct fs_config c;
+	char err[256], why[128], *caps[] = { NULL }, *s;
+
+	(void)state;
+	assert_int_equal(catalog_load(CATALOG, "ext4/dax", &c, err, sizeof(err)), 0);
+	assert_int_equal(catalog_test_role(&c), ROLE_DAX_TEST);
+	assert_int_equal(catalog_scratch_role(&c), ROLE_DAX_SCRATCH);
+	snprintf(dv[6].devnode, sizeof(dv[6].devnode), "/dev/pmem0");
+	r.v[r.n++] = (struct role_slot){ .role = ROLE_DAX_TEST, .dev = &dv[6], .state = ROLE_ASSIGNED };
+	assert_string_equal(catalog_unmet(&c, &r, caps, NULL, why, sizeof(why)), "no second DAX device for scratch");
+	snprintf(dv[7].devnode, sizeof(dv[7].devnode), "/dev/pmem1");
+	r.v[r.n++] = (struct role_slot){ .role = ROLE_DAX_SCRATCH, .dev = &dv[7], .state = ROLE_ASSIGNED };
+	assert_null(catalog_unmet(&c, &r, caps, NULL, why, sizeof(why)));
+	fs_config_release(&c);
+	s = section("xfs/dax", NULL, NULL, &r);
+	assert_non_null(strstr(s, "TEST_DEV=\"/dev/pmem0\"\n"));
+	assert_non_null(strstr(s, "SCRATCH_DEV=\"/dev/pmem1\"\n"));
+	assert_non_null(strstr(s, "MOUNT_OPTIONS=\"-o dax=always\"\n"));
+	free(s);
+	s = section("xfs/4k", NULL, NULL, &r);
+	assert_non_null(strstr(s, "TEST_DEV=\"/dev/vdb\"\n"));
+	free(s);
+}
+
 static void test_bad(void **state)
 {
 	struct fs_config c;
@@ -186,8 +214,12 @@ static void test_bad(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_every_config_loads), cmocka_unit_test(test_expand), cmocka_unit_test(test_unmet),
-		cmocka_unit_test(test_sections),	   cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_every_config_loads),
+		cmocka_unit_test(test_expand),
+		cmocka_unit_test(test_unmet),
+		cmocka_unit_test(test_sections),
+		cmocka_unit_test(test_dax_section),
+		cmocka_unit_test(test_bad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

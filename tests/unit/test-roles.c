@@ -6,7 +6,7 @@
 
 #include <errno.h>
 
-static struct device devs_v[8];
+static struct device devs_v[12];
 static struct device_list devs = { devs_v, 0 };
 
 static struct device *add(const char *name, const char *serial, const char *label, const char *fstype)
@@ -73,6 +73,45 @@ static void test_defaults_and_refusals(void **state)
 	/* pool by serial prefix, in name order */
 	assert_string_equal(slot(&r, ROLE_POOL, 0)->dev->name, "vde");
 	assert_string_equal(slot(&r, ROLE_POOL, 1)->dev->name, "vdf");
+}
+
+/* persistent memory has no serial: the DAX roles take the DAX-capable devices in name order */
+static void test_dax_defaults(void **state)
+{
+	struct roles_request req = { 0 };
+	struct roles r;
+
+	(void)state;
+	add("pmem0", NULL, NULL, NULL)->dax = true;
+	add("pmem1", NULL, NULL, NULL)->dax = true;
+	add("pmem2", NULL, "mine", "ext4")->dax = true; /* a third, holding data: never reached */
+	roles_assign(&devs, &req, &r);
+	assert_string_equal(roles_get(&r, ROLE_DAX_TEST)->dev->name, "pmem0");
+	assert_string_equal(roles_get(&r, ROLE_DAX_SCRATCH)->dev->name, "pmem1");
+	assert_non_null(strstr(slot(&r, ROLE_DAX_SCRATCH, 0)->matched_by, "DAX-capable, second"));
+	for (size_t i = 0; i < r.n; i++)
+		assert_string_not_equal(r.v[i].dev->name, "pmem2");
+
+	/* one DAX device: test only; a root one is never taken */
+	setup(NULL);
+	add("pmem0", NULL, NULL, "ext4")->is_root = true;
+	devs_v[devs.n - 1].dax = true;
+	add("pmem1", NULL, NULL, NULL)->dax = true;
+	roles_assign(&devs, &req, &r);
+	assert_string_equal(roles_get(&r, ROLE_DAX_TEST)->dev->name, "pmem1");
+	assert_null(roles_get(&r, ROLE_DAX_SCRATCH));
+	assert_null(slot(&r, ROLE_DAX_SCRATCH, 0));
+
+	/* given explicitly, like any role */
+	req.spec[ROLE_DAX_SCRATCH] = "/dev/pmem1";
+	req.spec[ROLE_DAX_TEST] = "vdb";
+	setup(NULL);
+	add("pmem1", NULL, NULL, NULL);
+	roles_assign(&devs, &req, &r);
+	assert_string_equal(roles_get(&r, ROLE_DAX_SCRATCH)->dev->name, "pmem1");
+	/* vdb is the test device already */
+	assert_int_equal(slot(&r, ROLE_DAX_TEST, 0)->state, ROLE_REFUSED);
+	assert_int_equal(role_from_string("dax_scratch"), ROLE_DAX_SCRATCH);
 }
 
 static void test_claims_and_wipe(void **state)
@@ -190,6 +229,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_defaults_and_refusals, setup),
+		cmocka_unit_test_setup(test_dax_defaults, setup),
 		cmocka_unit_test_setup(test_claims_and_wipe, setup),
 		cmocka_unit_test_setup(test_root_never, setup),
 		cmocka_unit_test_setup(test_explicit_specs, setup),

@@ -159,8 +159,8 @@ vm_partitioned_disk() {
 }
 
 # vm_fake_fstests_initramfs OUT: fsagent as /init with a busybox userland, the
-# fake fstests tree as /root/xfstests, the config catalog, mkfs.xfs and
-# mkfs.ext4 with their libraries: what a run needs, for a kernel that has
+# fake fstests tree as /root/xfstests, the config catalog, mkfs.xfs,
+# mkfs.ext4 and mkfs.btrfs with their libraries: what a run needs, for a kernel that has
 # its drivers built in (the shared test kernel).
 vm_fake_fstests_initramfs() {
 	local t=$TS_DIR/fake-tree bb a
@@ -175,6 +175,8 @@ vm_fake_fstests_initramfs() {
 	cp -a "$TOP/image/configs" "$t/etc/fsagent/configs"
 	vm_add_program "$t" "$(command -v mkfs.xfs)" "$(command -v mke2fs)"
 	ln -sf mke2fs "$t$(dirname "$(command -v mke2fs)")/mkfs.ext4"
+	# btrfs configs, where btrfs-progs is installed (scripts/install-packages test)
+	! command -v mkfs.btrfs >/dev/null || vm_add_program "$t" "$(command -v mkfs.btrfs)"
 	(cd "$t" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) >"$1"
 }
 

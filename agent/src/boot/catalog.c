@@ -71,6 +71,8 @@ int catalog_parse(const char *name, const char *file, const char *buf, struct fs
 					c.devices |= CAT_DEV_LOGWRITES;
 				else if (streq(v[i], "pool"))
 					c.devices |= CAT_DEV_POOL;
+				else if (streq(v[i], "dax"))
+					c.devices |= CAT_DEV_DAX;
 				else {
 					snprintf(err, es, "%s:%u: key 'devices': unknown device '%s'", file, lineno,
 						 v[i]);
@@ -190,6 +192,16 @@ int catalog_expand(const char *dir, char *const *names, char ***ret, char *err, 
 	return 0;
 }
 
+enum role catalog_test_role(const struct fs_config *c)
+{
+	return c->devices & CAT_DEV_DAX ? ROLE_DAX_TEST : ROLE_TEST;
+}
+
+enum role catalog_scratch_role(const struct fs_config *c)
+{
+	return c->devices & CAT_DEV_DAX ? ROLE_DAX_SCRATCH : ROLE_SCRATCH;
+}
+
 const char *catalog_unmet(const struct fs_config *c, const struct roles *roles, char *const *caps,
 			  const void *kconfig_options, char *buf, size_t size)
 {
@@ -204,8 +216,14 @@ const char *catalog_unmet(const struct fs_config *c, const struct roles *roles, 
 		{ CAT_DEV_POOL, ROLE_POOL, "scratch pool" },
 	};
 
-	if (!roles_get(roles, ROLE_TEST) || (!(c->devices & CAT_DEV_POOL) && !roles_get(roles, ROLE_SCRATCH))) {
-		snprintf(buf, size, "no %s device", roles_get(roles, ROLE_TEST) ? "scratch" : "test");
+	const bool test = roles_get(roles, catalog_test_role(c)),
+		   scratch = (c->devices & CAT_DEV_POOL) || roles_get(roles, catalog_scratch_role(c));
+
+	if (!test || !scratch) {
+		if (c->devices & CAT_DEV_DAX)
+			snprintf(buf, size, test ? "no second DAX device for scratch" : "no DAX device");
+		else
+			snprintf(buf, size, "no %s device", test ? "scratch" : "test");
 		return buf;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(devs); i++)
@@ -267,7 +285,8 @@ static int put(FILE *out, const char *key, const char *value, char *err, size_t 
 int catalog_write_section(const struct fs_config *c, const struct plan *p, const struct roles *roles,
 			  const char *result_base, FILE *out, char *err, size_t es)
 {
-	const struct role_slot *test = roles_get(roles, ROLE_TEST), *scratch = roles_get(roles, ROLE_SCRATCH);
+	const struct role_slot *test = roles_get(roles, catalog_test_role(c)),
+			       *scratch = roles_get(roles, catalog_scratch_role(c));
 	_cleanup_free_ char *mkfs = join(c->mkfs, p->mkfs_options), *mnt = join(c->mount, p->mount_options),
 			    *tmnt = join(c->test_mount, p->mount_options), *pool = NULL;
 	char section[80];

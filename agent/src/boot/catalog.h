@@ -13,7 +13,14 @@
 #include "model/plan.h"
 #include "machine/roles.h"
 
-enum { CAT_DEV_LOG = 1 << 0, CAT_DEV_RT = 1 << 1, CAT_DEV_LOGWRITES = 1 << 2, CAT_DEV_POOL = 1 << 3 };
+/* devices = log, rt, logwrites, pool, dax (test and scratch on the DAX devices) */
+enum {
+	CAT_DEV_LOG = 1 << 0,
+	CAT_DEV_RT = 1 << 1,
+	CAT_DEV_LOGWRITES = 1 << 2,
+	CAT_DEV_POOL = 1 << 3,
+	CAT_DEV_DAX = 1 << 4
+};
 
 struct fs_config {
 	char name[64];	 /* "xfs/4k" */
@@ -43,6 +50,10 @@ int catalog_expand(const char *dir, char *const *names, char ***ret, char *err, 
  */
 const char *catalog_unmet(const struct fs_config *c, const struct roles *roles, char *const *caps,
 			  const void *kconfig_options, char *buf, size_t size);
+
+/* The roles c's test and scratch devices have: test/scratch, or dax_test/dax_scratch. */
+enum role catalog_test_role(const struct fs_config *c);
+enum role catalog_scratch_role(const struct fs_config *c);
 
 /* The section name for c: "xfs_4k". */
 void catalog_section_name(const struct fs_config *c, char *buf, size_t size);

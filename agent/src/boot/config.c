@@ -153,6 +153,14 @@ static int parse_one(struct boot_config *c, const char *key, const char *val, ch
 		}
 		return 0;
 	}
+	if (streq(k, "pmem")) {
+		if (!streq(val, "fsdax") && !streq(val, "keep")) {
+			snprintf(err, es, "key '%s': '%s' is not fsdax or keep", key, val);
+			return -EINVAL;
+		}
+		c->pmem_fsdax = streq(val, "fsdax");
+		return 0;
+	}
 	if (streq(k, "loglevel")) {
 		if (strlen(val) != 1 || val[0] < '0' || val[0] > '3') {
 			snprintf(err, es, "key '%s': '%s' is not 0..3", key, val);

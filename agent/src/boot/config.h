@@ -5,7 +5,8 @@
  * requires, filesystems to load, what to do at the end. A pure parser over a
  * buffer; an unknown key or bad value is an error naming the key.
  *
- *   fsagent.dev.<role>=SPEC   role: results test scratch log rt logwrites pool
+ *   fsagent.dev.<role>=SPEC   role: results test scratch log rt logwrites dax_test
+ *                             dax_scratch pool
  *                             SPEC: serial:S label:L wwid:W uuid:U /dev/... NAME
  *                             (pool: comma separated)
  *   fsagent.wipe=SPEC[,SPEC]  devices that may be formatted whatever they hold
@@ -14,6 +15,7 @@
  *   fsagent.action=poweroff|reboot|halt
  *   fsagent.hostname=NAME     fsagent.loglevel=0..3   fsagent.udev=auto|0|1
  *   fsagent.fstests=DIR       fsagent.catalog=DIR     (image layout overrides)
+ *   fsagent.pmem=fsdax|keep   make blank raw pmem namespaces fsdax (machine/pmem.h)
  *   fsagent.root=SPEC         the root disk to switch to from the initramfs
  *                             (LABEL=L, UUID=U or /dev/...; switchroot.h)
  *   fsagent.<plan key>=VALUE  any run plan key (plan.h), e.g. fsagent.seed=42
@@ -40,6 +42,7 @@ struct boot_config {
 	const char *root;    /* the root disk, when booted from fsagent's initramfs */
 	enum boot_action action;
 	enum udev_mode udev;
+	bool pmem_fsdax;
 	int loglevel;
 	/* fsagent.<plan key>=<value> words, applied over the plan file later */
 	const char **plan_keys, **plan_values;

@@ -14,6 +14,7 @@
 #include "boot/switchroot.h"
 #include "boot/udev.h"
 #include "machine/mount.h"
+#include "machine/pmem.h"
 #include "run/runner.h"
 #include "util/fileio.h"
 #include "util/log.h"
@@ -331,6 +332,9 @@ static void boot_devices(const char *release, const char *cmdline)
 	drivers_start_others(&g.drivers, g.cfg.fs, g.cfg.modules, cmdline);
 	if (!g.have_inv)
 		settle_devices();
+	/* before the inventory sees them (its update after an initramfs stage's too); logged there */
+	if (g.cfg.pmem_fsdax)
+		(void)pmem_make_fsdax();
 	timeline_mark(&g.timeline, "drivers_ready");
 
 	if (g.have_inv) {

@@ -201,7 +201,7 @@ static int prepare(void *data, const struct run_config *rc, char *why, size_t si
 	strv_free(caps);
 	if (unmet)
 		return 1;
-	test = roles_get(&s->inv->roles, ROLE_TEST);
+	test = roles_get(&s->inv->roles, catalog_test_role(c));
 	{
 		_cleanup_free_ char *opts = NULL;
 

@@ -4,6 +4,7 @@
  * `fsagent caps --sysroot DIR` replays a tree captured from a real VM.
  */
 #include "machine/caps.h"
+#include "machine/pmem.h"
 #include "machine/kconfig.h"
 #include "util/fileio.h"
 #include "util/macro.h"
@@ -186,11 +187,10 @@ static json_t *collect_pmem(void)
 	if (sysroot_path(path, sizeof(path), "/sys/bus/nd/devices") < 0 || !(d = opendir(path)))
 		return a;
 	while ((de = readdir(d))) {
-		_cleanup_free_ char *mode = NULL, *blk = NULL;
+		_cleanup_free_ char *mode = NULL;
 		unsigned long long size = 0, dax = 0;
-		char bdir[PATH_MAX];
-		DIR *bd;
-		struct dirent *be;
+		char bname[NAME_MAX];
+		const char *blk = NULL;
 		json_t *j;
 
 		if (!startswith(de->d_name, "namespace"))
@@ -199,17 +199,10 @@ static json_t *collect_pmem(void)
 		sysroot_read_u64(&size, "/sys/bus/nd/devices/%s/size", de->d_name);
 		if (size == 0)
 			continue; /* an unconfigured seed namespace */
-		if (sysroot_path(bdir, sizeof(bdir), "/sys/bus/nd/devices/%s/block", de->d_name) == 0 &&
-		    (bd = opendir(bdir))) {
-			while ((be = readdir(bd)))
-				if (be->d_name[0] != '.') {
-					blk = strdup(be->d_name);
-					break;
-				}
-			closedir(bd);
-		}
-		if (blk)
+		if (pmem_block_of(de->d_name, bname, sizeof(bname)) == 0) {
+			blk = bname;
 			sysroot_read_u64(&dax, "/sys/block/%s/queue/dax", blk);
+		}
 		j = json_pack("{s:s, s:s?, s:I, s:s?, s:b}", "name", de->d_name, "mode", mode, "size", (json_int_t)size,
 			      "blockdev", blk, "dax", dax != 0);
 		json_array_append_new(a, j);

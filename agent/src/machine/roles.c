@@ -11,9 +11,21 @@
 #include <string.h>
 
 static const char *const role_names[ROLE_MAX] = {
-	[ROLE_RESULTS] = "results", [ROLE_TEST] = "test",	    [ROLE_SCRATCH] = "scratch", [ROLE_LOG] = "log",
-	[ROLE_RT] = "rt",	    [ROLE_LOGWRITES] = "logwrites", [ROLE_POOL] = "pool",
+	[ROLE_RESULTS] = "results",
+	[ROLE_TEST] = "test",
+	[ROLE_SCRATCH] = "scratch",
+	[ROLE_LOG] = "log",
+	[ROLE_RT] = "rt",
+	[ROLE_LOGWRITES] = "logwrites",
+	[ROLE_DAX_TEST] = "dax_test",
+	[ROLE_DAX_SCRATCH] = "dax_scratch",
+	[ROLE_POOL] = "pool",
 };
+
+static bool is_dax_role(enum role role)
+{
+	return role == ROLE_DAX_TEST || role == ROLE_DAX_SCRATCH;
+}
 
 const char *role_to_string(enum role r)
 {
@@ -206,10 +218,15 @@ static void assign_one(const struct device_list *devs, enum role role, const str
 	for (size_t i = 0; i < devs->n; i++) {
 		const struct device *d = &devs->v[i];
 
-		if (spec ? !roles_spec_matches(spec, d) : !default_matches(role, d))
+		if (spec		? !roles_spec_matches(spec, d)
+		    : is_dax_role(role) ? !d->dax || d->is_root || slot_of(r, d)
+					: !default_matches(role, d))
 			continue;
 		if (spec)
 			snprintf(how, sizeof(how), "%s", spec);
+		else if (is_dax_role(role))
+			snprintf(how, sizeof(how), "default: DAX-capable, %s in name order",
+				 role == ROLE_DAX_TEST ? "first" : "second");
 		else
 			snprintf(how, sizeof(how), "default serial or label %s",
 				 default_spec(role, want, sizeof(want)));

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Device roles: results disk, test, scratch, log, realtime, log-writes and a
- * scratch pool. Each role is found by an explicit spec (serial:, label:,
- * wwid:, uuid:, a /dev path or by-id link, a bare name) or, by default, by
- * the serial or label "fsagent-<role>". Safety lives here: the root device is
+ * Device roles: results disk, test, scratch, log, realtime, log-writes, the
+ * DAX test and scratch devices and a scratch pool. Each role is found by an
+ * explicit spec (serial:, label:, wwid:, uuid:, a /dev path or by-id link, a
+ * bare name) or, by default, by the serial or label "fsagent-<role>"; the
+ * DAX roles by default take the DAX-capable devices (queue/dax 1) in name
+ * order, persistent memory having no serial. Safety lives here: the root device is
  * never eligible, and a device holding anything fsagent did not create (not
  * in the claims ledger) is refused unless the run allows wiping it.
  */
@@ -14,7 +16,19 @@
 
 #include "machine/devices.h"
 
-enum role { ROLE_RESULTS, ROLE_TEST, ROLE_SCRATCH, ROLE_LOG, ROLE_RT, ROLE_LOGWRITES, ROLE_POOL, ROLE_MAX };
+/* dax_test/dax_scratch: the test and scratch devices of DAX configs (persistent memory) */
+enum role {
+	ROLE_RESULTS,
+	ROLE_TEST,
+	ROLE_SCRATCH,
+	ROLE_LOG,
+	ROLE_RT,
+	ROLE_LOGWRITES,
+	ROLE_DAX_TEST,
+	ROLE_DAX_SCRATCH,
+	ROLE_POOL, /* last: a list, not one device */
+	ROLE_MAX
+};
 
 #define ROLES_MAX_POOL 16
 

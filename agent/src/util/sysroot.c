@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Path prefixing for /sys, /proc and /dev reads (see sysroot.h).
+ * Path prefixing for /sys, /proc and /dev reads and attribute writes (see sysroot.h).
  */
 #include "sysroot.h"
 #include "fileio.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <string.h>
@@ -114,4 +116,19 @@ bool sysroot_exists(const char *fmt, ...)
 	int r = VPATH(p, fmt);
 
 	return r == 0 && stat(p, &st) == 0;
+}
+
+int sysroot_write(const char *value, const char *fmt, ...)
+{
+	char p[PATH_MAX];
+	_cleanup_close_ int fd = -1;
+	int r = VPATH(p, fmt);
+
+	if (r < 0)
+		return r;
+	/* an attribute: no creation; truncation is a no-op on sysfs and keeps a test tree's file one value */
+	fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	return fileio_write_all(fd, value, strlen(value));
 }

@@ -29,5 +29,8 @@ int sysroot_read_file(char **ret, size_t *ret_len, const char *fmt, ...) _printf
 /* Read a decimal number from a sysroot file. Returns 0 or -errno. */
 int sysroot_read_u64(unsigned long long *ret, const char *fmt, ...) _printf_(2, 3);
 
+/* Write value to an existing sysroot file (a sysfs attribute) in one write. Returns 0 or -errno. */
+int sysroot_write(const char *value, const char *fmt, ...) _printf_(2, 3);
+
 /* Whether a sysroot path exists. */
 bool sysroot_exists(const char *fmt, ...) _printf_(1, 2);
