@@ -84,6 +84,11 @@ static void test_session(void **state)
 	assert_int_equal(l.n, 25);
 }
 
+static bool startswith_said(const char *s)
+{
+	return strncmp(s, "mkfs.xfs: some complaint or other / ", 36) == 0;
+}
+
 static void test_partial_line_is_running(void **state)
 {
 	struct checkout p;
@@ -119,12 +124,44 @@ static void test_verdicts(void **state)
 	assert_int_equal(checkout_parse_verdict("- no such test?", &s), CV_UNKNOWN_TEST);
 }
 
+/* check stopping before any test (the real check's _fatal on a failed mkfs): its own words are kept */
+static void test_said(void **state)
+{
+	static const char out[] = "SECTION       -- xfs_logdev\n"
+				  "FSTYP         -- xfs (non-debug)\n"
+				  "PLATFORM      -- Linux/x86_64 fsagent 6.1.0-57-amd64\n"
+				  "MKFS_OPTIONS  -- -f -llogdev=/dev/vdf /dev/vdd\n"
+				  "\n"
+				  "our local _scratch_mkfs routine ...\n"
+				  "/dev/vdf: No such file or directory\n"
+				  "check: failed to mkfs $SCRATCH_DEV using specified options\n"
+				  "Interrupted!\n"
+				  "Passed all 0 tests\n";
+	struct checkout p;
+	struct log l = { 0 };
+
+	(void)state;
+	checkout_init(&p, tests, record, &l);
+	checkout_feed(&p, out, sizeof(out) - 1);
+	checkout_finish(&p);
+	assert_int_equal(l.n, 0);
+	assert_string_equal(p.said, "our local _scratch_mkfs routine ... / /dev/vdf: No such file or directory / "
+				    "check: failed to mkfs $SCRATCH_DEV using specified options");
+	/* bounded: a flood keeps the first words and stays terminated */
+	checkout_init(&p, tests, record, &l);
+	for (int i = 0; i < 100; i++)
+		checkout_feed(&p, "mkfs.xfs: some complaint or other\n", 34);
+	assert_true(strlen(p.said) < sizeof(p.said));
+	assert_true(startswith_said(p.said));
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(test_session),
 		cmocka_unit_test(test_partial_line_is_running),
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_said),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }

@@ -332,9 +332,11 @@ static void boot_devices(const char *release, const char *cmdline)
 	drivers_start_others(&g.drivers, g.cfg.fs, g.cfg.modules, cmdline);
 	if (!g.have_inv)
 		settle_devices();
-	/* before the inventory sees them (its update after an initramfs stage's too); logged there */
-	if (g.cfg.pmem_fsdax)
-		(void)pmem_make_fsdax();
+	/* before the inventory sees them; the initramfs stage's saw them raw, so it goes. Logged there */
+	if (g.cfg.pmem_fsdax && pmem_make_fsdax() > 0 && g.have_inv) {
+		inventory_release(&g.inv);
+		g.have_inv = false;
+	}
 	timeline_mark(&g.timeline, "drivers_ready");
 
 	if (g.have_inv) {

@@ -32,7 +32,8 @@
 _Static_assert(SESSION_FAILED != RUNNER_UNKILLABLE && SESSION_NOTHING_RAN != RUNNER_UNKILLABLE,
 	       "session outcomes collide with RUNNER_UNKILLABLE");
 
-#define CRASH_LOOP_BOOTS 3 /* boots in a row without a new result before a run stops */
+#define CRASH_LOOP_BOOTS 3	       /* boots in a row without a new result before a run stops */
+#define FSAGENT_RUN_DIR "/run/fsagent" /* tmpfs: what check reads this boot */
 
 struct progress {
 	const char *results;
@@ -50,10 +51,11 @@ struct session {
 	char run_id[64];
 	const struct plan *plan;
 	const char *catalog;
-	char host_options[PATH_MAX];
-	char rbase[PATH_MAX];  /* check's RESULT_BASE: the bundle's fstests/ */
-	char cur[PATH_MAX];    /* <results>/current-run: the run a crash resumes */
-	struct fs_config *fsc; /* per run_config */
+	char host_options[PATH_MAX]; /* every config's section, kept beside the bundle */
+	char **config_files;	     /* per run_config: a file with its section only, for check */
+	char rbase[PATH_MAX];	     /* check's RESULT_BASE: the bundle's fstests/ */
+	char cur[PATH_MAX];	     /* <results>/current-run: the run a crash resumes */
+	struct fs_config *fsc;	     /* per run_config */
 	struct run_config *rc;
 	size_t n;
 };
@@ -179,6 +181,47 @@ static void record_crash(struct bundle *b)
 	test_result_release(&t);
 }
 
+/*
+ * c's section into its own file, the one check gets, and appended to the
+ * file of every config's. Its own: the real check loads a config file's
+ * FIRST section before -s picks one (common/config:892) and mounts that
+ * section's TEST_DEV as its FSTYP (check:365), so a file of several sections
+ * fails every config whose filesystem differs from the first's, and carries
+ * the first's USE_EXTERNAL and log devices into the others of its type.
+ */
+static int write_sections(struct session *s, const struct fs_config *c, const struct run_config *rc, char *why,
+			  size_t size)
+{
+	_cleanup_free_ char *text = NULL, *own = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int r;
+
+	if (!f)
+		return -ENOMEM;
+	r = catalog_write_section(c, s->plan, &s->inv->roles, rc->result_base, f, why, size);
+	if (fclose(f) != 0 && r == 0)
+		r = -ENOMEM;
+	if (r < 0)
+		return r;
+	if (asprintf(&own, "# written by fsagent: config %s alone (check reads a file's first section first)\n%s",
+		     c->name, text) < 0)
+		return -ENOMEM;
+	r = fileio_write_atomic(rc->host_options, own, strlen(own));
+	if (r < 0) {
+		snprintf(why, size, "write '%s' failed: %s", rc->host_options, strerror(-r));
+		return r;
+	}
+	f = fopen(s->host_options, "ae");
+	if (!f) {
+		snprintf(why, size, "open '%s' failed: %s", s->host_options, strerror(errno));
+		return -errno;
+	}
+	fputs(text, f);
+	fclose(f);
+	return 0;
+}
+
 /* Format the test device, check it mounts, and write the config's section. */
 static int prepare(void *data, const struct run_config *rc, char *why, size_t size)
 {
@@ -187,7 +230,6 @@ static int prepare(void *data, const struct run_config *rc, char *why, size_t si
 	const struct role_slot *test;
 	char **caps;
 	const char *unmet;
-	FILE *f;
 	int r;
 
 	for (size_t i = 0; i < s->n; i++)
@@ -202,6 +244,9 @@ static int prepare(void *data, const struct run_config *rc, char *why, size_t si
 	if (unmet)
 		return 1;
 	test = roles_get(&s->inv->roles, catalog_test_role(c));
+	/* what check left mounted when it stopped early (a _fatal) would make mkfs refuse */
+	mount_umount("/mnt/test");
+	mount_umount("/mnt/scratch");
 	{
 		_cleanup_free_ char *opts = NULL;
 
@@ -221,14 +266,7 @@ static int prepare(void *data, const struct run_config *rc, char *why, size_t si
 	}
 	/* check mounts TEST_DEV itself, with TEST_FS_MOUNT_OPTS */
 	mount_umount("/mnt/test");
-	f = fopen(s->host_options, "ae");
-	if (!f) {
-		snprintf(why, size, "open '%s' failed: %s", s->host_options, strerror(errno));
-		return -errno;
-	}
-	r = catalog_write_section(c, s->plan, &s->inv->roles, rc->result_base, f, why, size);
-	fclose(f);
-	return r;
+	return write_sections(s, c, rc, why, size);
 }
 
 /*
@@ -319,8 +357,20 @@ static int load_configs(struct session *s, char ***sections, char *err, size_t e
 	strv_free(names);
 	if (r < 0)
 		return r;
+	s->config_files = strv_split("", ",");
+	for (size_t i = 0; s->config_files && i < s->n; i++) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/fstests.%s.config", FSAGENT_RUN_DIR, (*sections)[i]);
+		if (strv_push(&s->config_files, path) < 0)
+			break;
+	}
+	if (strv_length(s->config_files) != s->n) {
+		snprintf(err, es, "out of memory");
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < s->n; i++)
-		s->rc[i] = (struct run_config){ s->fsc[i].name, s->fsc[i].fstype, s->host_options, (*sections)[i],
+		s->rc[i] = (struct run_config){ s->fsc[i].name, s->fsc[i].fstype, s->config_files[i], (*sections)[i],
 						s->rbase };
 	return 0;
 }
@@ -436,7 +486,7 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 	s.pg.run_id = s.run_id;
 	snprintf(s.pg.dir, sizeof(s.pg.dir), "%s", b.dir);
 	s.plan = &plan;
-	snprintf(s.host_options, sizeof(s.host_options), "/run/fsagent/fstests.config");
+	snprintf(s.host_options, sizeof(s.host_options), "%s/fstests.config", FSAGENT_RUN_DIR);
 	/* never a run on a misread plan: record the error and stop */
 	if (pr < 0 || load_configs(&s, &sections, err, sizeof(err)) < 0) {
 		bundle_set(&b, "error", json_string(err));
@@ -445,7 +495,7 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 		r = -EINVAL;
 		goto out;
 	}
-	fileio_mkdir_p("/run/fsagent");
+	fileio_mkdir_p(FSAGENT_RUN_DIR);
 	fileio_write_atomic(s.host_options, head, strlen(head));
 	bundle_write(&b);
 	progress_write(&s.pg, true);
@@ -463,6 +513,7 @@ out:
 		fs_config_release(&s.fsc[i]);
 	free(s.fsc);
 	free(s.rc);
+	strv_free(s.config_files);
 	strv_free(sections);
 	plan_files_release(&files);
 	bundle_release(&b);

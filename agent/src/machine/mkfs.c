@@ -24,6 +24,22 @@ static const char *force_flag(const char *fstype)
 	return NULL;
 }
 
+const char *mkfs_why(char *out)
+{
+	char *line, *save = NULL;
+	const char *why = "";
+
+	/* the last line that says error (mkfs.btrfs closes with a "See http://..." hint), else the last line */
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		line[strcspn(line, "\r")] = '\0';
+		if (!line[strspn(line, " \t")])
+			continue;
+		if (strcasestr(line, "error") || !strcasestr(why, "error"))
+			why = line;
+	}
+	return why;
+}
+
 int mkfs_format(const char *fstype, const char *options, const char *dev, char *why, size_t size)
 {
 	char prog[64], out[4096] = "";
@@ -62,12 +78,7 @@ int mkfs_format(const char *fstype, const char *options, const char *dev, char *
 	if (r < 0) {
 		snprintf(why, size, "%s: %s", prog, strerror(-r));
 	} else if (p.status != 0) {
-		char *last, *end = out + strlen(out);
-
-		while (end > out && (end[-1] == '\n' || end[-1] == ' '))
-			*--end = '\0';
-		last = strrchr(out, '\n');
-		snprintf(why, size, "%s %s failed with status %d: %s", prog, dev, p.status, last ? last + 1 : out);
+		snprintf(why, size, "%s %s failed with status %d: %s", prog, dev, p.status, mkfs_why(out));
 		r = -EIO;
 	}
 	strv_free(argv);

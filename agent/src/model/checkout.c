@@ -82,6 +82,34 @@ static void emit_result(struct checkout *p, const char *test, const char *rest)
 	p->cb(p->data, &ev);
 }
 
+/* check's header ("PLATFORM      -- ...") and summary lines, which say nothing went wrong */
+static bool is_chatter(const char *line)
+{
+	static const char *const summary[] = { "Ran:",	      "Not run:",     "Failures:",	"Failed ",
+					       "Passed all ", "Interrupted!", "Kernel version", "Xunit report",
+					       "SECTION",     "Hmm, 0 tests!" };
+	size_t caps = strspn(line, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+
+	if (!line[strspn(line, " \t")])
+		return true;
+	if (caps > 0 && startswith(line + caps + strspn(line + caps, " "), "-- "))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(summary); i++)
+		if (startswith(line, summary[i]))
+			return true;
+	return false;
+}
+
+/* Keep the line in p->said, " / " between lines, while there is room. */
+static void note_said(struct checkout *p, const char *line)
+{
+	size_t used = strlen(p->said);
+
+	if (used + 4 >= sizeof(p->said))
+		return;
+	snprintf(p->said + used, sizeof(p->said) - used, "%s%s", used ? " / " : "", line);
+}
+
 static void handle_line(struct checkout *p, char *line, size_t len)
 {
 	const char *test = line_test(p, line, len);
@@ -124,6 +152,8 @@ static void handle_line(struct checkout *p, char *line, size_t len)
 	}
 	if (startswith(line, "Ran:") || startswith(line, "SECTION") || startswith(line, "FSTYP"))
 		p->current[0] = '\0';
+	else if (!is_chatter(line))
+		note_said(p, line);
 }
 
 void checkout_feed(struct checkout *p, const char *buf, size_t len)

@@ -40,6 +40,8 @@ struct checkout {
 	bool started;	    /* a CE_START was sent for the partial line */
 	char current[128];  /* the test whose result was last seen (for excerpts) */
 	char *const *tests; /* the names check was asked to run, NULL-terminated */
+	/* check's own words: its first lines that are no test's, no excerpt, no header or summary */
+	char said[400];
 	checkout_cb cb;
 	void *data;
 };

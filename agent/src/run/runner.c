@@ -59,7 +59,8 @@ struct run {
 	int verdict_seen;  /* results seen for the running test (reruns repeat them) */
 	struct kmsg_reader kmsg;
 	bool have_kmsg;
-	int stop; /* nonzero from on_result */
+	int stop;	      /* nonzero from on_result */
+	char check_said[400]; /* the last batch's check in its own words (checkout.said) */
 };
 
 static double now_s(void)
@@ -469,6 +470,7 @@ static int run_batch(struct run *r, size_t first)
 		finalize(r, r->running);
 	}
 	log_debug("check batch from '%s' ended with status %d", r->tests[first].name, status);
+	snprintf(r->check_said, sizeof(r->check_said), "%s", co.said);
 	close(pipefd[0]);
 	proc_release(&p);
 	strv_free(argv);
@@ -501,7 +503,8 @@ int runner_run(const struct runner_opts *o, struct test_result *tests, size_t n)
 			/* check ran nothing at all (bad config, fatal error): stop here */
 			for (size_t i = first; i < n; i++) {
 				tests[i].status = TS_ERROR;
-				snprintf(tests[i].reason, sizeof(tests[i].reason), "check ran no test of its batch");
+				snprintf(tests[i].reason, sizeof(tests[i].reason), "check ran no test of its batch%s%s",
+					 r.check_said[0] ? ": " : "", r.check_said);
 				if (o->on_result && !r.stop)
 					r.stop = o->on_result(o->data, &tests[i]);
 			}
