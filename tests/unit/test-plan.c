@@ -20,7 +20,9 @@ static void test_defaults(void **state)
 	assert_int_equal(strv_length(p.groups), 1);
 	assert_string_equal(p.groups[0], "auto");
 	assert_int_equal(strv_length(p.configs), 0);
-	assert_int_equal(plan_timeout_for(&p, "generic/001"), 0);
+	/* timeout = auto by default (model/timeout.h) */
+	assert_true(p.timeout_auto);
+	assert_int_equal(plan_timeout_for(&p, "generic/001"), -1);
 	plan_release(&p);
 }
 
@@ -68,6 +70,7 @@ static void test_file(void **state)
 	assert_int_equal(p.timeout, 900);
 	assert_int_equal(plan_timeout_for(&p, "generic/475"), 7200);
 	assert_int_equal(plan_timeout_for(&p, "generic/476"), 900);
+	assert_false(p.timeout_auto);
 	assert_string_equal(p.mkfs_options, "-m reflink=1");
 	assert_int_equal(p.soak_duration, 2 * 86400);
 	assert_int_equal(p.soak_deadline, 1796860800);
@@ -94,6 +97,31 @@ static void expect_error(const char *text, const char *needle)
 	plan_release(&p);
 }
 
+static void test_timeout_words(void **state)
+{
+	struct plan p;
+	char err[256];
+	json_t *j;
+
+	(void)state;
+	assert_int_equal(plan_init(&p), 0);
+	assert_int_equal(plan_set(&p, "t", 1, "timeout", "none", err, sizeof(err)), 0);
+	assert_false(p.timeout_auto);
+	assert_int_equal(plan_timeout_for(&p, "generic/001"), 0);
+	assert_int_equal(plan_set(&p, "t", 2, "timeout", "15m", err, sizeof(err)), 0);
+	assert_int_equal(plan_timeout_for(&p, "generic/001"), 900);
+	assert_int_equal(plan_set(&p, "t", 3, "timeout", "auto", err, sizeof(err)), 0);
+	assert_true(p.timeout_auto);
+	assert_int_equal(plan_timeout_for(&p, "generic/001"), -1);
+	/* a test's own limit stands over auto */
+	assert_int_equal(plan_set(&p, "t", 4, "timeout.generic/475", "3h", err, sizeof(err)), 0);
+	assert_int_equal(plan_timeout_for(&p, "generic/475"), 10800);
+	j = plan_to_json(&p);
+	assert_true(json_is_true(json_object_get(j, "timeout_auto")));
+	json_decref(j);
+	plan_release(&p);
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -106,7 +134,8 @@ static void test_errors(void **state)
 	expect_error("configs = xfs\n", "key 'configs': bad config name (want fs/name) 'xfs'");
 	expect_error("order = shuffled\n", "key 'order': 'shuffled' is not fixed, random or random=<seed>");
 	expect_error("seed = -1\n", "key 'seed'");
-	expect_error("timeout = 5 minutes\n", "key 'timeout': '5 minutes' is not a duration");
+	expect_error("timeout = 5 minutes\n",
+		     "key 'timeout': '5 minutes' is not a duration (90, 90s, 15m, 2h, 1d), auto or none");
 	expect_error("timeout.generic/* = 5m\n", "key 'timeout.generic/*'");
 	expect_error("soak.deadline = tomorrow\n", "key 'soak.deadline'");
 	expect_error("soak.stop_file = /etc/passwd\n", "must be a relative path");
@@ -265,10 +294,15 @@ static void test_order_uniform(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_defaults),      cmocka_unit_test(test_file),
-		cmocka_unit_test(test_errors),	      cmocka_unit_test(test_command_line_over_file),
-		cmocka_unit_test(test_durations),     cmocka_unit_test(test_order),
-		cmocka_unit_test(test_order_uniform), cmocka_unit_test(test_fstests_vars),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_timeout_words),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_command_line_over_file),
+		cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_order_uniform),
+		cmocka_unit_test(test_fstests_vars),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -64,6 +64,7 @@ int plan_init(struct plan *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->iterations = 1;
+	p->timeout_auto = true;
 	p->configs = strv_split("", ",");
 	p->groups = strv_split("auto", ",");
 	p->exclude_groups = strv_split("", ",");
@@ -360,11 +361,18 @@ int plan_set(struct plan *p, const char *source, unsigned line, const char *key,
 		case K_DURATION: {
 			unsigned long v;
 
+			if (streq(key, "timeout") && (streq(value, "auto") || streq(value, "none"))) {
+				p->timeout_auto = streq(value, "auto");
+				p->timeout = 0;
+				break;
+			}
 			if (plan_parse_duration(value, &v) < 0)
-				fail("'%s' is not a duration (90, 90s, 15m, 2h, 1d)", value);
-			if (streq(key, "timeout"))
+				fail("'%s' is not a duration (90, 90s, 15m, 2h, 1d)%s", value,
+				     streq(key, "timeout") ? ", auto or none" : "");
+			if (streq(key, "timeout")) {
 				*(unsigned *)field = (unsigned)v;
-			else
+				p->timeout_auto = false;
+			} else
 				*(unsigned long *)field = v;
 			break;
 		}
@@ -418,12 +426,12 @@ int plan_apply_file(struct plan *p, const char *source, const char *buf, char *e
 	return r < 0 ? r : 0;
 }
 
-unsigned plan_timeout_for(const struct plan *p, const char *test)
+long plan_timeout_for(const struct plan *p, const char *test)
 {
 	for (size_t i = 0; i < p->n_test_timeouts; i++)
 		if (streq(p->test_timeouts[i].test, test))
 			return p->test_timeouts[i].seconds;
-	return p->timeout;
+	return p->timeout_auto ? -1 : (long)p->timeout;
 }
 
 static json_t *strv_json(char *const *v)
@@ -450,6 +458,7 @@ json_t *plan_to_json(const struct plan *p)
 		      p->mkfs_options, "mount_options", p->mount_options);
 	if (!j)
 		return NULL;
+	json_object_set_new(j, "timeout_auto", json_boolean(p->timeout_auto));
 	/* the seed as a string: JSON numbers lose precision past 2^53 */
 	if (p->seed_set) {
 		char s[32];

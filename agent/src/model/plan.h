@@ -36,7 +36,8 @@ struct plan {
 	uint64_t seed;
 	unsigned iterations;	 /* >= 1 */
 	unsigned rerun_failures; /* K extra runs of a failing test */
-	unsigned timeout;	 /* seconds per test, 0 = none */
+	unsigned timeout;	 /* seconds per test, 0 = none (or auto) */
+	bool timeout_auto;	 /* timeout = auto, the default: from durations (model/timeout.h) */
 	struct plan_timeout *test_timeouts;
 	size_t n_test_timeouts;
 	char *mkfs_options;	     /* appended to every config's */
@@ -51,7 +52,7 @@ struct plan {
 	json_t *origins;	     /* key -> "source[:line]" */
 };
 
-/* Built-in defaults: no configs, group auto, fixed order, 1 iteration, no reruns, no timeout. */
+/* Built-in defaults: no configs, group auto, fixed order, 1 iteration, no reruns, timeout auto. */
 int plan_init(struct plan *p);
 void plan_release(struct plan *p);
 
@@ -69,8 +70,8 @@ int plan_set(struct plan *p, const char *source, unsigned line, const char *key,
 /* Apply a plan file held in buf; stops at the first error. Returns 0 or -EINVAL. */
 int plan_apply_file(struct plan *p, const char *source, const char *buf, char *err, size_t errsize);
 
-/* The seconds test may run before it is killed (0 = no limit). */
-unsigned plan_timeout_for(const struct plan *p, const char *test);
+/* The seconds test may run before it is killed (0 = no limit), or -1 when timeout = auto decides (model/timeout.h). */
+long plan_timeout_for(const struct plan *p, const char *test);
 
 /* Parse "90", "90s", "15m", "2h", "1d" into seconds. Returns 0 or -EINVAL. */
 int plan_parse_duration(const char *s, unsigned long *ret);

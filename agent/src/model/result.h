@@ -45,7 +45,8 @@ bool test_leaf_ok(const char *leaf, bool globs);
 struct test_result {
 	char name[128];
 	enum test_status status;
-	double duration; /* seconds, measured by fsagent */
+	double duration;  /* seconds, measured by fsagent */
+	unsigned timeout; /* the limit it ran under, seconds; 0 = none */
 	char reason[512];
 	char *excerpt;			     /* the first lines of the diff (heap), or NULL */
 	unsigned findings[KMSG_FINDING_MAX]; /* kernel reports during the test */

@@ -6,6 +6,7 @@
 #include "model/console.h"
 #include "model/result.h"
 #include "model/shard.h"
+#include "model/timeout.h"
 #include "run/gcov.h"
 #include "model/order.h"
 #include "run/runner.h"
@@ -34,7 +35,9 @@ struct run_ctx {
 	const char *stopped_by;
 	/* progress through this round, for the "[k/N]" console lines hosts follow */
 	size_t done, total;
-	struct gcov *gcov; /* per-test coverage, or NULL */
+	struct gcov *gcov;    /* per-test coverage, or NULL */
+	double timeout_scale; /* the kernel's slowdown, for timeout = auto */
+	json_t *learned;      /* config -> test -> the longest duration this run saw */
 };
 
 static bool soak_active(const struct plan *p)
@@ -73,11 +76,44 @@ void run_new_id(char *buf, size_t size)
 	snprintf(buf, size, "%s-%04x", ts, (unsigned)(order_new_seed() & 0xffff));
 }
 
+/* The longer of the durations file's and this run's own history of test under the current config; -1: none. */
+static double history_of(const struct run_ctx *c, const char *test)
+{
+	json_t *file =
+		json_object_get(json_object_get(json_object_get(c->o->durations, "durations"), c->cfg->name), test);
+	json_t *seen = json_object_get(json_object_get(c->learned, c->cfg->name), test);
+	double h = -1;
+
+	if (json_is_number(file) && json_number_value(file) >= 0)
+		h = json_number_value(file);
+	if (json_is_number(seen) && json_number_value(seen) > h)
+		h = json_number_value(seen);
+	return h;
+}
+
 static unsigned timeout_for(void *data, const char *test)
 {
 	struct run_ctx *c = data;
+	long fixed = plan_timeout_for(c->o->plan, test);
 
-	return plan_timeout_for(c->o->plan, test);
+	return fixed >= 0 ? (unsigned)fixed : timeout_auto(history_of(c, test), c->timeout_scale, c->o->plan->fstests);
+}
+
+/* This run's history, for the limits of later runs of the test (iterations, reruns, soak rounds). */
+static void learn(struct run_ctx *c, const struct test_result *t)
+{
+	json_t *cfg = json_object_get(c->learned, c->cfg->name);
+	json_t *old;
+
+	if (t->status == TS_TIMEOUT || t->status == TS_EXPUNGED || t->status == TS_NOTRUN || !c->learned)
+		return; /* a timeout's duration is the limit, not the test */
+	if (!cfg) {
+		cfg = json_object();
+		json_object_set_new(c->learned, c->cfg->name, cfg);
+	}
+	old = json_object_get(cfg, t->name);
+	if (!old || json_number_value(old) < t->duration)
+		json_object_set_new(cfg, t->name, json_real(t->duration));
 }
 
 static void before_check(void *data, const char *test)
@@ -113,6 +149,7 @@ static int on_result(void *data, struct test_result *t)
 		save_coverage(c, t);
 	if (test_status_failed(t->status))
 		c->bad++;
+	learn(c, t);
 	c->done++;
 	/* the progress line fsagent watch follows (model/console.h) */
 	{
@@ -395,7 +432,7 @@ static bool results_disk_ok(struct bundle *b, char *why, size_t size)
 
 int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 {
-	struct run_ctx c = { .o = o, .b = b };
+	struct run_ctx c = { .o = o, .b = b, .timeout_scale = timeout_scale(o->ctx.caps) };
 	unsigned rounds = 0;
 	int r = 0;
 
@@ -428,6 +465,7 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 	}
 	c.base = resume_base(b, o->plan->iterations);
 	c.soak_t0 = started_at(b);
+	c.learned = json_object();
 	for (;;) {
 		count_round(&c, cs);
 		log_info(CONSOLE_PLAN "%zu tests to run (%zu configs x %u iterations)%s", c.total, o->n_configs,
@@ -490,6 +528,7 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 		selection_release(&cs[i].sel);
 	free(cs);
 	gcov_free(c.gcov);
+	json_decref(c.learned);
 	if (soak_active(o->plan))
 		bundle_set(b, "soak", json_pack("{s:i, s:s?}", "rounds", (int)rounds, "stopped_by", c.stopped_by));
 	*ret_bad = c.bad;

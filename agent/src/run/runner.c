@@ -190,6 +190,7 @@ static void on_event(void *data, const struct checkout_event *ev)
 		r->verdict_seen = 0;
 		r->started_at = now_s();
 		t->taint_before = read_taint();
+		t->timeout = r->o->timeout_for ? r->o->timeout_for(r->o->data, t->name) : 0;
 		break;
 	case CE_RESULT:
 		if (ev->verdict == CV_UNKNOWN_TEST) {
