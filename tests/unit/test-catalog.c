@@ -195,6 +195,18 @@ static void test_bad(void **state)
 	assert_int_equal(catalog_parse("x/y", "f", "fstype = xfs\ndevices = log, tape\n", &c, err, sizeof(err)),
 			 -EINVAL);
 	assert_string_equal(err, "f:2: key 'devices': unknown device 'tape'");
+	assert_int_equal(catalog_parse("x/y", "f", "fstype = xfs\noverlay = maybe\n", &c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "f:2: key 'overlay': 'maybe' is not yes or no");
+	/* a kernel option caps.json does not read could never be met: refused when the catalog is read */
+	assert_int_equal(catalog_parse("x/y", "f", "fstype = xfs\nrequires = config:XFS_WARP\n", &c, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "f:2: key 'requires': CONFIG_XFS_WARP is not an option fsagent reads from the "
+				 "kernel's config (machine/caps.c)");
+	/* overlay configs: the base fs formats, overlay's tests run */
+	assert_int_equal(catalog_load(CATALOG, "overlay/xfs", &c, err, sizeof(err)), 0);
+	assert_true(c.overlay);
+	assert_string_equal(c.fstype, "xfs");
+	fs_config_release(&c);
 	assert_int_equal(catalog_load(CATALOG, "xfs/9k", &c, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "config 'xfs/9k': no such config in the catalog");
 	assert_int_equal(catalog_load(CATALOG, "../../etc/passwd", &c, err, sizeof(err)), -EINVAL);

@@ -3,6 +3,7 @@
  * Catalog loading and fstests config sections (see catalog.h).
  */
 #include "boot/catalog.h"
+#include "machine/caps.h"
 #include "util/fileio.h"
 #include "util/lines.h"
 #include "util/macro.h"
@@ -81,10 +82,16 @@ int catalog_parse(const char *name, const char *file, const char *buf, struct fs
 				}
 			}
 			strv_free(v);
+		} else if (streq(key, "overlay")) {
+			if (!streq(val, "yes") && !streq(val, "no")) {
+				snprintf(err, es, "%s:%u: key 'overlay': '%s' is not yes or no", file, lineno, val);
+				goto bad;
+			}
+			c.overlay = streq(val, "yes");
 		} else if (streq(key, "requires")) {
 			char **v = strv_split(val, ", ");
 
-			for (size_t i = 0; v && v[i]; i++)
+			for (size_t i = 0; v && v[i]; i++) {
 				if (!startswith(v[i], "config:") && !streq(v[i], "dax") && !streq(v[i], "zoned") &&
 				    !streq(v[i], "pmem") && !streq(v[i], "lockdep")) {
 					snprintf(err, es, "%s:%u: key 'requires': unknown requirement '%s'", file,
@@ -92,6 +99,16 @@ int catalog_parse(const char *name, const char *file, const char *buf, struct fs
 					strv_free(v);
 					goto bad;
 				}
+				/* an option caps.json does not read would never be met */
+				if (startswith(v[i], "config:") && !caps_kconfig_collected(v[i] + 7)) {
+					snprintf(err, es,
+						 "%s:%u: key 'requires': CONFIG_%s is not an option fsagent reads from "
+						 "the kernel's config (machine/caps.c)",
+						 file, lineno, v[i] + 7);
+					strv_free(v);
+					goto bad;
+				}
+			}
 			r = v ? strv_extend(&c.requires, v) : -ENOMEM;
 			strv_free(v);
 		} else {

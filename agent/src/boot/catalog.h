@@ -27,6 +27,7 @@ struct fs_config {
 	char fstype[16]; /* "xfs" */
 	char *mkfs, *mount, *test_mount;
 	unsigned devices;
+	bool overlay;	 /* overlayfs over fstype (check -overlay): test and scratch hold the base fs */
 	char **requires; /* "dax", "config:XFS_RT", ... */
 };
 

@@ -254,6 +254,10 @@ static int prepare(void *data, const struct run_config *rc, char *why, size_t si
 			     s->plan->mkfs_options ? s->plan->mkfs_options : "") < 0)
 			return -ENOMEM;
 		r = mkfs_format(c->fstype, opts, test->dev->devnode, why, size);
+		/* overlay: check formats neither device, both must hold the base fs (README.overlay) */
+		if (r == 0 && c->overlay)
+			r = mkfs_format(c->fstype, opts,
+					roles_get(&s->inv->roles, catalog_scratch_role(c))->dev->devnode, why, size);
 		if (r < 0)
 			return r;
 	}
@@ -370,8 +374,13 @@ static int load_configs(struct session *s, char ***sections, char *err, size_t e
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < s->n; i++)
-		s->rc[i] = (struct run_config){ s->fsc[i].name, s->fsc[i].fstype, s->config_files[i], (*sections)[i],
-						s->rbase };
+		s->rc[i] = (struct run_config){ .name = s->fsc[i].name,
+						/* an overlay config runs overlay's tests under overlay's rules */
+						.fstype = s->fsc[i].overlay ? "overlay" : s->fsc[i].fstype,
+						.host_options = s->config_files[i],
+						.section = (*sections)[i],
+						.result_base = s->rbase,
+						.overlay = s->fsc[i].overlay };
 	return 0;
 }
 

@@ -44,6 +44,8 @@ static const char *const kconfig_keys[] = {
 	"CONFIG_DM_LOG_WRITES",
 	"CONFIG_DM_THIN_PROVISIONING",
 	"CONFIG_FS_ENCRYPTION",
+	"CONFIG_OVERLAY_FS",
+	"CONFIG_BLK_DEV_NVME",
 	"CONFIG_FS_VERITY",
 	"CONFIG_QUOTA",
 	"CONFIG_MAGIC_SYSRQ",
@@ -147,6 +149,14 @@ static json_t *collect_kconfig(const char *release, struct caps *c)
 				json_is_string(json_object_get(opts, "LOCKDEP"));
 	j = json_pack("{s:s, s:o}", "source", source, "options", opts);
 	return j;
+}
+
+bool caps_kconfig_collected(const char *option)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(kconfig_keys); i++)
+		if (streq(kconfig_keys[i] + strlen("CONFIG_"), option))
+			return true;
+	return false;
 }
 
 json_t *caps_filesystems_json(struct modules *mods)

@@ -39,6 +39,9 @@ json_t *caps_filesystems_json(struct modules *mods);
 /* Count CPUs in a list such as "0-3,8,10-11". Returns count or -EINVAL. */
 int caps_count_cpu_list(const char *s);
 
+/* Whether caps.json's kconfig options hold OPTION ("XFS_RT", without CONFIG_): what a catalog may require. */
+bool caps_kconfig_collected(const char *option);
+
 /* Value in kB of a /proc/meminfo field ("MemTotal"), or -ENOENT. */
 long long caps_meminfo_kb(const char *buf, const char *field);
 

@@ -244,6 +244,7 @@ static int run_one_config(struct run_ctx *c, const struct config_sel *cs, char *
 			.fstests = o->fstests,
 			.host_options = c->cfg->host_options,
 			.section = c->cfg->section,
+			.overlay = c->cfg->overlay,
 			.kmsg = o->kmsg,
 			.sysrq = o->sysrq,
 			.rerun_failures = p->rerun_failures,

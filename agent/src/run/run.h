@@ -17,10 +17,11 @@
 
 struct run_config {
 	const char *name;	  /* "xfs/4k" */
-	const char *fstype;	  /* "xfs" */
+	const char *fstype;	  /* "xfs"; "overlay" for an overlay config (its tests, its expunge rules) */
 	const char *host_options; /* the fstests config for it (absolute) */
 	const char *section;	  /* its section, or NULL */
 	const char *result_base;  /* check's RESULT_BASE, to collect artifacts */
+	bool overlay;		  /* check -overlay over the section's FSTYP */
 };
 
 struct run_opts {

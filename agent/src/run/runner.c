@@ -334,6 +334,8 @@ static void check_argv(struct run *r, size_t first, char ***argv, char ***names)
 	strv_push(argv, "-R");
 	strv_push(argv, "xunit");
 	strv_push(argv, "--exact-order");
+	if (o->overlay)
+		strv_push(argv, "-overlay");
 	if (o->section) {
 		strv_push(argv, "-s");
 		strv_push(argv, o->section);

@@ -22,6 +22,7 @@ struct runner_opts {
 	const char *fstests;				       /* the tree's root; check runs there */
 	const char *host_options;			       /* absolute path of the fstests config */
 	const char *section;				       /* config section, or NULL */
+	bool overlay;					       /* check -overlay: over the section's fs */
 	const char *kmsg;				       /* NULL: /dev/kmsg through the sysroot; "" for none */
 	bool sysrq;					       /* write 'w' to /proc/sysrq-trigger on a timeout */
 	unsigned rerun_failures;			       /* check -L */
