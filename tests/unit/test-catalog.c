@@ -39,7 +39,7 @@ static void test_expand(void **state)
 
 	(void)state;
 	assert_int_equal(catalog_expand(CATALOG, v, &out, err, sizeof(err)), 0);
-	assert_int_equal(strv_length(out), 13); /* ext4/1k + 12 xfs, xfs/4k not twice */
+	assert_int_equal(strv_length(out), 15); /* ext4/1k + 14 xfs, xfs/4k not twice */
 	assert_string_equal(out[0], "ext4/1k");
 	assert_string_equal(out[1], "xfs/4k");
 	assert_string_equal(out[12], "xfs/dax");
@@ -65,6 +65,14 @@ static struct roles roles_with(bool log, bool scratch)
 	return r;
 }
 
+static const char *unmet(const struct fs_config *c, const struct roles *r, char **caps, json_t *opts,
+			 const struct kver *kernel, char *why)
+{
+	const struct catalog_machine m = { .roles = r, .caps = caps, .kconfig_options = opts, .kernel = kernel };
+
+	return catalog_unmet(c, &m, why, 128);
+}
+
 static void test_unmet(void **state)
 {
 	struct fs_config c;
@@ -74,22 +82,35 @@ static void test_unmet(void **state)
 
 	(void)state;
 	assert_int_equal(catalog_load(CATALOG, "xfs/4k", &c, err, sizeof(err)), 0);
-	assert_null(catalog_unmet(&c, &r, caps, opts, why, sizeof(why)));
+	assert_null(unmet(&c, &r, caps, opts, NULL, why));
 	fs_config_release(&c);
 	assert_int_equal(catalog_load(CATALOG, "xfs/dax", &c, err, sizeof(err)), 0);
-	assert_string_equal(catalog_unmet(&c, &r, caps, opts, why, sizeof(why)), "no DAX device");
+	assert_string_equal(unmet(&c, &r, caps, opts, NULL, why), "no DAX device");
 	fs_config_release(&c);
 	assert_int_equal(catalog_load(CATALOG, "xfs/logdev", &c, err, sizeof(err)), 0);
-	assert_string_equal(catalog_unmet(&c, &r, caps, opts, why, sizeof(why)), "no log device");
+	assert_string_equal(unmet(&c, &r, caps, opts, NULL, why), "no log device");
 	fs_config_release(&c);
 	r = roles_with(true, true);
 	assert_int_equal(catalog_load(CATALOG, "xfs/realtime_logdev", &c, err, sizeof(err)), 0);
-	assert_string_equal(catalog_unmet(&c, &r, caps, opts, why, sizeof(why)), "no realtime device");
+	assert_string_equal(unmet(&c, &r, caps, opts, NULL, why), "no realtime device");
 	fs_config_release(&c);
 	assert_int_equal(catalog_load(CATALOG, "btrfs/default", &c, err, sizeof(err)), 0);
 	r = roles_with(false, false);
-	assert_null(catalog_unmet(&c, &r, caps, opts, why, sizeof(why))); /* the pool stands for scratch */
+	assert_null(unmet(&c, &r, caps, opts, NULL, why)); /* the pool stands for scratch */
 	fs_config_release(&c);
+	/* large block sizes: a kernel version, when it is known */
+	{
+		struct kver old, lbs;
+
+		assert_int_equal(kver_parse("6.1.0-57-amd64", &old), 0);
+		assert_int_equal(kver_parse("6.12.3", &lbs), 0);
+		r = roles_with(false, true);
+		assert_int_equal(catalog_load(CATALOG, "xfs/16k", &c, err, sizeof(err)), 0);
+		assert_string_equal(unmet(&c, &r, caps, opts, &old, why), "kernel older than 6.12");
+		assert_string_equal(unmet(&c, &r, caps, opts, NULL, why), "kernel older than 6.12");
+		assert_null(unmet(&c, &r, caps, opts, &lbs, why));
+		fs_config_release(&c);
+	}
 	json_decref(opts);
 }
 
@@ -161,10 +182,10 @@ static void test_dax_section(void **state)
 	assert_int_equal(catalog_scratch_role(&c), ROLE_DAX_SCRATCH);
 	snprintf(dv[6].devnode, sizeof(dv[6].devnode), "/dev/pmem0");
 	r.v[r.n++] = (struct role_slot){ .role = ROLE_DAX_TEST, .dev = &dv[6], .state = ROLE_ASSIGNED };
-	assert_string_equal(catalog_unmet(&c, &r, caps, NULL, why, sizeof(why)), "no second DAX device for scratch");
+	assert_string_equal(unmet(&c, &r, caps, NULL, NULL, why), "no second DAX device for scratch");
 	snprintf(dv[7].devnode, sizeof(dv[7].devnode), "/dev/pmem1");
 	r.v[r.n++] = (struct role_slot){ .role = ROLE_DAX_SCRATCH, .dev = &dv[7], .state = ROLE_ASSIGNED };
-	assert_null(catalog_unmet(&c, &r, caps, NULL, why, sizeof(why)));
+	assert_null(unmet(&c, &r, caps, NULL, NULL, why));
 	fs_config_release(&c);
 	s = section("xfs/dax", NULL, NULL, &r);
 	assert_non_null(strstr(s, "TEST_DEV=\"/dev/pmem0\"\n"));
@@ -197,6 +218,9 @@ static void test_bad(void **state)
 	assert_string_equal(err, "f:2: key 'devices': unknown device 'tape'");
 	assert_int_equal(catalog_parse("x/y", "f", "fstype = xfs\noverlay = maybe\n", &c, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "f:2: key 'overlay': 'maybe' is not yes or no");
+	assert_int_equal(catalog_parse("x/y", "f", "fstype = xfs\nrequires = kernel>=six\n", &c, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "f:2: key 'requires': unknown requirement 'kernel>=six'");
 	/* a kernel option caps.json does not read could never be met: refused when the catalog is read */
 	assert_int_equal(catalog_parse("x/y", "f", "fstype = xfs\nrequires = config:XFS_WARP\n", &c, err, sizeof(err)),
 			 -EINVAL);

@@ -92,6 +92,10 @@ int catalog_parse(const char *name, const char *file, const char *buf, struct fs
 			char **v = strv_split(val, ", ");
 
 			for (size_t i = 0; v && v[i]; i++) {
+				struct kver kv;
+
+				if (startswith(v[i], "kernel>=") && kver_parse(v[i] + 8, &kv) == 0)
+					continue;
 				if (!startswith(v[i], "config:") && !streq(v[i], "dax") && !streq(v[i], "zoned") &&
 				    !streq(v[i], "pmem") && !streq(v[i], "lockdep")) {
 					snprintf(err, es, "%s:%u: key 'requires': unknown requirement '%s'", file,
@@ -219,9 +223,9 @@ enum role catalog_scratch_role(const struct fs_config *c)
 	return c->devices & CAT_DEV_DAX ? ROLE_DAX_SCRATCH : ROLE_SCRATCH;
 }
 
-const char *catalog_unmet(const struct fs_config *c, const struct roles *roles, char *const *caps,
-			  const void *kconfig_options, char *buf, size_t size)
+const char *catalog_unmet(const struct fs_config *c, const struct catalog_machine *m, char *buf, size_t size)
 {
+	const struct roles *roles = m->roles;
 	static const struct {
 		unsigned bit;
 		enum role role;
@@ -251,14 +255,22 @@ const char *catalog_unmet(const struct fs_config *c, const struct roles *roles, 
 	for (size_t i = 0; c->requires && c->requires[i]; i++) {
 		const char *req = c->requires[i];
 
-		if (startswith(req, "config:")) {
-			const char *v = json_string_value(json_object_get((const json_t *)kconfig_options, req + 7));
+		if (startswith(req, "kernel>=")) {
+			struct kver want;
+
+			kver_parse(req + 8, &want); /* checked when the catalog was read */
+			if (!m->kernel || kver_cmp(m->kernel, &want) < 0) {
+				snprintf(buf, size, "kernel older than %s", req + 8);
+				return buf;
+			}
+		} else if (startswith(req, "config:")) {
+			const char *v = json_string_value(json_object_get((const json_t *)m->kconfig_options, req + 7));
 
 			if (!v || streq(v, "n")) {
 				snprintf(buf, size, "kernel without CONFIG_%s", req + 7);
 				return buf;
 			}
-		} else if (!strv_contains(caps, req)) {
+		} else if (!strv_contains(m->caps, req)) {
 			snprintf(buf, size, "no %s device", streq(req, "dax") ? "DAX" : req);
 			if (streq(req, "lockdep"))
 				snprintf(buf, size, "lockdep is not live");

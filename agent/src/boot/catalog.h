@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "model/kver.h"
 #include "model/plan.h"
 #include "machine/roles.h"
 
@@ -44,13 +45,20 @@ void fs_config_release(struct fs_config *c);
 /* Expand "<fs>/all" entries through <dir>/<fs>/all. *ret is a strv. Returns 0 or -errno. */
 int catalog_expand(const char *dir, char *const *names, char ***ret, char *err, size_t errsize);
 
+/* What the machine and its kernel offer, for catalog_unmet. */
+struct catalog_machine {
+	const struct roles *roles;
+	char *const *caps;	     /* inventory_cap_names */
+	const void *kconfig_options; /* caps.json's kconfig options object; may be NULL */
+	const struct kver *kernel;   /* the running kernel's version; NULL: unknown */
+};
+
 /*
  * Why this machine cannot serve c, or NULL when it can: a missing device
- * role, capability (caps: inventory_cap_names) or kernel option (kconfig:
- * the caps.json kconfig options object, may be NULL). buf holds the reason.
+ * role, capability, kernel option or kernel version ("kernel>=6.12"). buf
+ * holds the reason.
  */
-const char *catalog_unmet(const struct fs_config *c, const struct roles *roles, char *const *caps,
-			  const void *kconfig_options, char *buf, size_t size);
+const char *catalog_unmet(const struct fs_config *c, const struct catalog_machine *m, char *buf, size_t size);
 
 /* The roles c's test and scratch devices have: test/scratch, or dax_test/dax_scratch. */
 enum role catalog_test_role(const struct fs_config *c);

@@ -238,8 +238,16 @@ static int prepare(void *data, const struct run_config *rc, char *why, size_t si
 	if (!c)
 		return -EINVAL;
 	caps = inventory_cap_names(s->inv);
-	unmet = catalog_unmet(c, &s->inv->roles, caps,
-			      json_object_get(json_object_get(s->inv->doc, "kconfig"), "options"), why, size);
+	{
+		const struct catalog_machine m = {
+			.roles = &s->inv->roles,
+			.caps = caps,
+			.kconfig_options = json_object_get(json_object_get(s->inv->doc, "kconfig"), "options"),
+			.kernel = s->inv->caps.version_ok ? &s->inv->caps.version : NULL,
+		};
+
+		unmet = catalog_unmet(c, &m, why, size);
+	}
 	strv_free(caps);
 	if (unmet)
 		return 1;
