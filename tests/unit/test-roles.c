@@ -114,6 +114,23 @@ static void test_dax_defaults(void **state)
 	assert_int_equal(role_from_string("dax_scratch"), ROLE_DAX_SCRATCH);
 }
 
+/* zoned disks likewise: host-managed or host-aware, in name order; conventional ones never */
+static void test_zoned_defaults(void **state)
+{
+	struct roles_request req = { 0 };
+	struct roles r;
+
+	(void)state;
+	snprintf(add("nvme0n1", "fsagent-zoned0", NULL, NULL)->zoned, 16, "host-managed");
+	snprintf(add("nvme1n1", "fsagent-zoned1", NULL, NULL)->zoned, 16, "none");
+	snprintf(add("sdb", NULL, NULL, NULL)->zoned, 16, "host-aware");
+	roles_assign(&devs, &req, &r);
+	assert_string_equal(roles_get(&r, ROLE_ZONED_TEST)->dev->name, "nvme0n1");
+	assert_string_equal(roles_get(&r, ROLE_ZONED_SCRATCH)->dev->name, "sdb");
+	assert_non_null(strstr(slot(&r, ROLE_ZONED_TEST, 0)->matched_by, "zoned, first"));
+	assert_null(roles_get(&r, ROLE_DAX_TEST));
+}
+
 static void test_claims_and_wipe(void **state)
 {
 	const char *claims[] = { "serial:fsagent-scratch", NULL };
@@ -230,6 +247,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_defaults_and_refusals, setup),
 		cmocka_unit_test_setup(test_dax_defaults, setup),
+		cmocka_unit_test_setup(test_zoned_defaults, setup),
 		cmocka_unit_test_setup(test_claims_and_wipe, setup),
 		cmocka_unit_test_setup(test_root_never, setup),
 		cmocka_unit_test_setup(test_explicit_specs, setup),

@@ -74,6 +74,8 @@ int catalog_parse(const char *name, const char *file, const char *buf, struct fs
 					c.devices |= CAT_DEV_POOL;
 				else if (streq(v[i], "dax"))
 					c.devices |= CAT_DEV_DAX;
+				else if (streq(v[i], "zoned"))
+					c.devices |= CAT_DEV_ZONED;
 				else {
 					snprintf(err, es, "%s:%u: key 'devices': unknown device '%s'", file, lineno,
 						 v[i]);
@@ -215,12 +217,14 @@ int catalog_expand(const char *dir, char *const *names, char ***ret, char *err, 
 
 enum role catalog_test_role(const struct fs_config *c)
 {
-	return c->devices & CAT_DEV_DAX ? ROLE_DAX_TEST : ROLE_TEST;
+	return c->devices & CAT_DEV_DAX ? ROLE_DAX_TEST : c->devices & CAT_DEV_ZONED ? ROLE_ZONED_TEST : ROLE_TEST;
 }
 
 enum role catalog_scratch_role(const struct fs_config *c)
 {
-	return c->devices & CAT_DEV_DAX ? ROLE_DAX_SCRATCH : ROLE_SCRATCH;
+	return c->devices & CAT_DEV_DAX	    ? ROLE_DAX_SCRATCH
+	       : c->devices & CAT_DEV_ZONED ? ROLE_ZONED_SCRATCH
+					    : ROLE_SCRATCH;
 }
 
 const char *catalog_unmet(const struct fs_config *c, const struct catalog_machine *m, char *buf, size_t size)
@@ -243,6 +247,8 @@ const char *catalog_unmet(const struct fs_config *c, const struct catalog_machin
 	if (!test || !scratch) {
 		if (c->devices & CAT_DEV_DAX)
 			snprintf(buf, size, test ? "no second DAX device for scratch" : "no DAX device");
+		else if (c->devices & CAT_DEV_ZONED)
+			snprintf(buf, size, "no zoned %s device", test ? "scratch" : "test");
 		else
 			snprintf(buf, size, "no %s device", test ? "scratch" : "test");
 		return buf;

@@ -14,13 +14,14 @@
 #include "model/plan.h"
 #include "machine/roles.h"
 
-/* devices = log, rt, logwrites, pool, dax (test and scratch on the DAX devices) */
+/* devices = log, rt, logwrites, pool, dax or zoned (test and scratch on the DAX or the zoned devices) */
 enum {
 	CAT_DEV_LOG = 1 << 0,
 	CAT_DEV_RT = 1 << 1,
 	CAT_DEV_LOGWRITES = 1 << 2,
 	CAT_DEV_POOL = 1 << 3,
-	CAT_DEV_DAX = 1 << 4
+	CAT_DEV_DAX = 1 << 4,
+	CAT_DEV_ZONED = 1 << 5
 };
 
 struct fs_config {
@@ -60,7 +61,7 @@ struct catalog_machine {
  */
 const char *catalog_unmet(const struct fs_config *c, const struct catalog_machine *m, char *buf, size_t size);
 
-/* The roles c's test and scratch devices have: test/scratch, or dax_test/dax_scratch. */
+/* The roles c's test and scratch devices have: test/scratch, dax_test/dax_scratch or zoned_test/zoned_scratch. */
 enum role catalog_test_role(const struct fs_config *c);
 enum role catalog_scratch_role(const struct fs_config *c);
 

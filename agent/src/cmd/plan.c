@@ -17,7 +17,7 @@
 
 /*
  * {"configs": [...expanded], "log": b, "rt": b, "logwrites": b, "pool": b,
- * "dax": b}: the extra devices any of the plan's configs wants. Errors
+ * "dax": b, "zoned": b}: the extra devices any of the plan's configs wants. Errors
  * (an unknown config, a bad catalog file) are logged, naming them.
  */
 static int needs_of(const struct plan *p, const char *catalog, json_t **ret)
@@ -48,9 +48,9 @@ static int needs_of(const struct plan *p, const char *catalog, json_t **ret)
 		json_array_append_new(configs, json_string(names[i]));
 	}
 	strv_free(names);
-	*ret = json_pack("{s:o, s:b, s:b, s:b, s:b, s:b}", "configs", configs, "log", devs & CAT_DEV_LOG, "rt",
+	*ret = json_pack("{s:o, s:b, s:b, s:b, s:b, s:b, s:b}", "configs", configs, "log", devs & CAT_DEV_LOG, "rt",
 			 devs & CAT_DEV_RT, "logwrites", devs & CAT_DEV_LOGWRITES, "pool", devs & CAT_DEV_POOL, "dax",
-			 devs & CAT_DEV_DAX);
+			 devs & CAT_DEV_DAX, "zoned", devs & CAT_DEV_ZONED);
 	return *ret ? 0 : -ENOMEM;
 }
 

@@ -18,13 +18,29 @@ static const char *const role_names[ROLE_MAX] = {
 	[ROLE_RT] = "rt",
 	[ROLE_LOGWRITES] = "logwrites",
 	[ROLE_DAX_TEST] = "dax_test",
+	[ROLE_ZONED_TEST] = "zoned_test",
+	[ROLE_ZONED_SCRATCH] = "zoned_scratch",
 	[ROLE_DAX_SCRATCH] = "dax_scratch",
 	[ROLE_POOL] = "pool",
 };
 
-static bool is_dax_role(enum role role)
+/*
+ * The roles found by what a device is rather than by name: persistent
+ * memory has no serial, and neither have the zoned disks of a dedicated
+ * machine. NULL for the others.
+ */
+static const char *class_of(enum role role)
 {
-	return role == ROLE_DAX_TEST || role == ROLE_DAX_SCRATCH;
+	return role == ROLE_DAX_TEST || role == ROLE_DAX_SCRATCH       ? "DAX-capable"
+	       : role == ROLE_ZONED_TEST || role == ROLE_ZONED_SCRATCH ? "zoned"
+								       : NULL;
+}
+
+static bool in_class(enum role role, const struct device *d)
+{
+	if (role == ROLE_DAX_TEST || role == ROLE_DAX_SCRATCH)
+		return d->dax;
+	return strcmp(d->zoned, "none") != 0 && d->zoned[0];
 }
 
 const char *role_to_string(enum role r)
@@ -218,15 +234,15 @@ static void assign_one(const struct device_list *devs, enum role role, const str
 	for (size_t i = 0; i < devs->n; i++) {
 		const struct device *d = &devs->v[i];
 
-		if (spec		? !roles_spec_matches(spec, d)
-		    : is_dax_role(role) ? !d->dax || d->is_root || slot_of(r, d)
-					: !default_matches(role, d))
+		if (spec	     ? !roles_spec_matches(spec, d)
+		    : class_of(role) ? !in_class(role, d) || d->is_root || slot_of(r, d)
+				     : !default_matches(role, d))
 			continue;
 		if (spec)
 			snprintf(how, sizeof(how), "%s", spec);
-		else if (is_dax_role(role))
-			snprintf(how, sizeof(how), "default: DAX-capable, %s in name order",
-				 role == ROLE_DAX_TEST ? "first" : "second");
+		else if (class_of(role))
+			snprintf(how, sizeof(how), "default: %s, %s in name order", class_of(role),
+				 role == ROLE_DAX_TEST || role == ROLE_ZONED_TEST ? "first" : "second");
 		else
 			snprintf(how, sizeof(how), "default serial or label %s",
 				 default_spec(role, want, sizeof(want)));

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Device roles: results disk, test, scratch, log, realtime, log-writes, the
- * DAX test and scratch devices and a scratch pool. Each role is found by an
+ * DAX and the zoned test and scratch devices and a scratch pool. Each role is found by an
  * explicit spec (serial:, label:, wwid:, uuid:, a /dev path or by-id link, a
  * bare name) or, by default, by the serial or label "fsagent-<role>"; the
- * DAX roles by default take the DAX-capable devices (queue/dax 1) in name
- * order, persistent memory having no serial. Safety lives here: the root device is
+ * DAX and zoned roles by default take the DAX-capable (queue/dax 1) and the
+ * zoned (queue/zoned not none) devices in name order, the first for test,
+ * the second for scratch: persistent memory has no serial, nor have a
+ * dedicated machine's zoned disks. Safety lives here: the root device is
  * never eligible, and a device holding anything fsagent did not create (not
  * in the claims ledger) is refused unless the run allows wiping it.
  */
@@ -16,7 +18,7 @@
 
 #include "machine/devices.h"
 
-/* dax_test/dax_scratch: the test and scratch devices of DAX configs (persistent memory) */
+/* dax_*, zoned_*: the test and scratch devices of DAX (persistent memory) and zoned configs */
 enum role {
 	ROLE_RESULTS,
 	ROLE_TEST,
@@ -26,6 +28,8 @@ enum role {
 	ROLE_LOGWRITES,
 	ROLE_DAX_TEST,
 	ROLE_DAX_SCRATCH,
+	ROLE_ZONED_TEST,
+	ROLE_ZONED_SCRATCH,
 	ROLE_POOL, /* last: a list, not one device */
 	ROLE_MAX
 };
