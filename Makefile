@@ -198,6 +198,7 @@ bench: $(BUILD)/fsagent $(BUILD)/host/fsagent | $(BUILD)/.packages-test
 	$(Q)tests/bench/run-overhead
 	$(Q)tests/bench/run-memory
 	$(Q)tests/bench/image
+	$(Q)tests/bench/eta
 	$(Q)tests/bench/compare
 	$(Q)tests/bench/coverage
 	$(Q)tests/bench/extract
