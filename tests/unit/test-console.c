@@ -19,7 +19,7 @@ static void test_roundtrip(void **state)
 
 	(void)state;
 	assert_int_equal(console_format_progress(msg, sizeof(msg), 3, 40, "ext4/1k", "generic/475", TS_TIMEOUT, 301.25,
-						 "timed out after 300 s"),
+						 -1, "timed out after 300 s"),
 			 0);
 	assert_string_equal(msg, "[3/40] ext4/1k generic/475: timeout (301.2s): timed out after 300 s");
 	/* as the console shows it: the kernel's stamp, the prefix, the serial port's CR */
@@ -31,6 +31,21 @@ static void test_roundtrip(void **state)
 	assert_string_equal(ev.test, "generic/475");
 	assert_int_equal(ev.status, TS_TIMEOUT);
 	assert_true(ev.seconds > 301.1 && ev.seconds < 301.3);
+	assert_true(ev.left < 0);
+	/* with the test time left by the durations history */
+	assert_int_equal(
+		console_format_progress(msg, sizeof(msg), 4, 40, "ext4/1k", "generic/476", TS_PASS, 12.5, 3600.4, NULL),
+		0);
+	assert_string_equal(msg, "[4/40] ext4/1k generic/476: pass (12.5s; ~3600s left)");
+	snprintf(line, sizeof(line), CONSOLE_PREFIX "%s", msg);
+	assert_int_equal(parse(line, &ev), CONSOLE_PROGRESS);
+	assert_true(ev.seconds > 12.4 && ev.seconds < 12.6);
+	assert_true(ev.left == 3600);
+	/* a malformed estimate makes no progress line */
+	assert_int_equal(parse(CONSOLE_PREFIX "[4/40] ext4/1k generic/476: pass (12.5s; ~lots left)", &ev),
+			 CONSOLE_OTHER);
+	assert_int_equal(parse(CONSOLE_PREFIX "[4/40] ext4/1k generic/476: pass (12.5s; ~-3s left)", &ev),
+			 CONSOLE_OTHER);
 
 	assert_int_equal(console_format_final(msg, sizeof(msg), CONSOLE_TESTS_FAILED,
 					      "bundle runs/20261204T1-ab: fail 1", "poweroff", 9000),

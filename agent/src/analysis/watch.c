@@ -72,7 +72,11 @@ static void print_progress(struct watch *w, const struct console_event *ev)
 		/* per finished test: the wall time it took, or its duration when that is more */
 		double wall = w->now() - w->tests_start, per = (wall > w->spent ? wall : w->spent) / (double)w->done;
 
-		fmt_time(eta, sizeof(eta), per * (double)(ev->total - ev->done));
+		if (ev->left >= 0)
+			/* the guest's estimate from the durations history, in wall time as the tests so far took it */
+			fmt_time(eta, sizeof(eta), ev->left * (w->spent > 0 && wall > w->spent ? wall / w->spent : 1));
+		else
+			fmt_time(eta, sizeof(eta), per * (double)(ev->total - ev->done));
 	}
 	fprintf(w->out, " | elapsed %s, ETA %s\n", el, eta);
 }

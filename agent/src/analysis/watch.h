@@ -2,8 +2,10 @@
 /*
  * fsagent watch: a run followed from the host through the VM's console log
  * (the protocol in model/console.h). Each finished test prints one line
- * with the counts so far, the elapsed time and an ETA from the durations
- * seen; the plan, crashes, the guest's panics and the final status are
+ * with the counts so far, the elapsed time and an ETA: the test time the
+ * guest says is left by the durations history (when the plan has one)
+ * stretched by how wall time compared with test time so far, else the wall
+ * time per finished test times the tests left; the plan, crashes, the guest's panics and the final status are
  * shown too, made printable (the console is the guest's). The watch counts
  * the kernel's boots, ends a VM that keeps rebooting without a final
  * status, and leaves what it saw as a small JSON state (schema

@@ -21,10 +21,14 @@ static int formatted(int n, size_t size)
 }
 
 int console_format_progress(char *buf, size_t size, size_t done, size_t total, const char *config, const char *test,
-			    enum test_status st, double seconds, const char *reason)
+			    enum test_status st, double seconds, double left, const char *reason)
 {
-	return formatted(snprintf(buf, size, "[%zu/%zu] %s %s: %s (%.1fs)%s%s", done, total, config, test,
-				  test_status_to_string(st), seconds, reason && reason[0] ? ": " : "",
+	char lbuf[40] = "";
+
+	if (left >= 0 && left < 1e9)
+		snprintf(lbuf, sizeof(lbuf), "; ~%.0fs left", left);
+	return formatted(snprintf(buf, size, "[%zu/%zu] %s %s: %s (%.1fs%s)%s%s", done, total, config, test,
+				  test_status_to_string(st), seconds, lbuf, reason && reason[0] ? ": " : "",
 				  reason ? reason : ""),
 			 size);
 }
@@ -63,6 +67,20 @@ static bool token(const char **p, const char *end, char stop, char *out, size_t 
 	return true;
 }
 
+/* The text up to stop, blanks allowed (a parenthesised group); false when longer than out holds. */
+static bool group(const char **p, const char *end, char stop, char *out, size_t size)
+{
+	const char *s = *p, *e = s;
+
+	while (e < end && *e != stop)
+		e++;
+	if (e == s || e >= end || (size_t)(e - s) >= size)
+		return false;
+	snprintf(out, size, "%.*s", (int)(e - s), s);
+	*p = e + 1;
+	return true;
+}
+
 static bool number(const char **p, const char *end, char stop, unsigned long *ret)
 {
 	char buf[24];
@@ -75,21 +93,30 @@ static bool number(const char **p, const char *end, char stop, unsigned long *re
 	return *e == '\0' && errno == 0;
 }
 
-/* "[K/N] CONFIG TEST: STATUS (S.Ss)" */
+/* "[K/N] CONFIG TEST: STATUS (S.Ss[; ~Rs left])" */
 static bool parse_progress(const char *p, const char *end, struct console_event *ev)
 {
-	char status[16], secs[24];
+	char status[16], secs[48], *left;
 	char *e;
 
 	if (p >= end || *p++ != '[' || !number(&p, end, '/', &ev->done) || !number(&p, end, ']', &ev->total) ||
 	    p >= end || *p++ != ' ' || !token(&p, end, ' ', ev->config, sizeof(ev->config)) ||
 	    !token(&p, end, ':', ev->test, sizeof(ev->test)) || p >= end || *p++ != ' ' ||
 	    !token(&p, end, ' ', status, sizeof(status)) || p >= end || *p++ != '(' ||
-	    !token(&p, end, ')', secs, sizeof(secs)))
+	    !group(&p, end, ')', secs, sizeof(secs)))
 		return false;
 	ev->status = test_status_from_string(status);
 	if (ev->status == TS_MAX || ev->done == 0 || ev->done > ev->total)
 		return false;
+	ev->left = -1;
+	if ((left = strstr(secs, "; ~"))) {
+		double v = strtod(left + 3, &e);
+
+		if (e == left + 3 || strcmp(e, "s left") != 0 || !(v >= 0 && v < 1e9))
+			return false;
+		ev->left = v;
+		*left = '\0';
+	}
 	if (strlen(secs) < 2 || secs[strlen(secs) - 1] != 's')
 		return false;
 	secs[strlen(secs) - 1] = '\0';

@@ -6,7 +6,8 @@
  * (fsagent watch); documents travel framed (frame.h).
  *
  *   fsagent: plan: N tests to run (C configs x I iterations)[, ...]
- *   fsagent: [K/N] CONFIG TEST: STATUS (S.Ss)[: REASON]
+ *   fsagent: [K/N] CONFIG TEST: STATUS (S.Ss[; ~Rs left])[: REASON]
+ *     (R: the test time the rest will take by the durations history, when the plan has one)
  *   fsagent: warning: CONFIG TEST: crash: resuming after it
  *   fsagent: final status: OK|TESTS FAILED|NOTHING RAN|FATAL[: SUMMARY]; ACTION at MS ms
  *
@@ -49,6 +50,7 @@ struct console_event {
 	char config[64], test[64];
 	enum test_status status;
 	double seconds;
+	double left; /* seconds of tests left by their history; < 0 when the line says none */
 	/* CONSOLE_FINAL_LINE */
 	enum console_final final;
 	char run_id[64]; /* the bundle's run id ("bundle runs/<id>"), "" when it names none */
@@ -62,7 +64,7 @@ const char *console_final_word(enum console_final f);
 
 /* The progress message (after CONSOLE_PREFIX). Returns 0 or -ENOBUFS (cut). */
 int console_format_progress(char *buf, size_t size, size_t done, size_t total, const char *config, const char *test,
-			    enum test_status st, double seconds, const char *reason);
+			    enum test_status st, double seconds, double left, const char *reason);
 
 /* The final status message (after CONSOLE_PREFIX); summary may be "". Returns 0 or -ENOBUFS (cut). */
 int console_format_final(char *buf, size_t size, enum console_final f, const char *summary, const char *action,

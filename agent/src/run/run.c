@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/statvfs.h>
@@ -38,6 +39,12 @@ struct run_ctx {
 	struct gcov *gcov;    /* per-test coverage, or NULL */
 	double timeout_scale; /* the kernel's slowdown, for timeout = auto */
 	json_t *learned;      /* config -> test -> the longest duration this run saw */
+	/*
+	 * The test time left by the durations file (< 0: no estimate), and
+	 * how the run's tests compare with it so far, for the progress lines
+	 */
+	double hist_left, hist_done, actual_done;
+	const struct config_sel *cur; /* the config running */
 };
 
 static bool soak_active(const struct plan *p)
@@ -140,6 +147,24 @@ static void save_coverage(struct run_ctx *c, struct test_result *t)
 	t->has_coverage = true;
 }
 
+static double hist_of_sel(const struct config_sel *cs, const char *test);
+
+/* The test time the rest of the round will take: its history, scaled by how this run compares with it. */
+static double left_estimate(struct run_ctx *c, const struct test_result *t)
+{
+	double h;
+
+	if (c->hist_left < 0 || !c->cur)
+		return -1;
+	h = hist_of_sel(c->cur, t->name);
+	if (h >= 0 && t->status != TS_EXPUNGED && t->status != TS_NOTRUN && t->status != TS_TIMEOUT) {
+		c->hist_done += h;
+		c->actual_done += t->duration;
+	}
+	c->hist_left = h >= 0 && c->hist_left > h ? c->hist_left - h : 0;
+	return c->hist_done > 0 ? c->hist_left * (c->actual_done / c->hist_done) : c->hist_left;
+}
+
 static int on_result(void *data, struct test_result *t)
 {
 	struct run_ctx *c = data;
@@ -156,7 +181,7 @@ static int on_result(void *data, struct test_result *t)
 		char line[CONSOLE_LINE_MAX];
 
 		console_format_progress(line, sizeof(line), c->done, c->total, c->cfg->name, t->name, t->status,
-					t->duration, t->reason);
+					t->duration, left_estimate(c, t), t->reason);
 		log_info("%s", line);
 	}
 	r = bundle_record_test(c->b, c->config, c->iteration, t, c->result_dir);
@@ -179,8 +204,56 @@ struct config_sel {
 	struct selection sel;
 	int r;
 	char err[512];
-	size_t n_run; /* tests it runs per iteration */
+	size_t n_run;	   /* tests it runs per iteration */
+	json_t *durations; /* its tests' durations from the durations file (test -> seconds), or NULL */
+	double median;	   /* of those, for a test the file does not know */
+	double hist;	   /* one iteration's tests by that history; < 0: the file says nothing of the config */
 };
+
+/* A test's history in the durations file, or the config's median for one it does not know; < 0: none. */
+static double hist_of_sel(const struct config_sel *cs, const char *test)
+{
+	json_t *v = json_object_get(cs->durations, test);
+
+	if (cs->hist < 0)
+		return -1;
+	return json_is_number(v) && json_number_value(v) >= 0 ? json_number_value(v) : cs->median;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* cs's history from the durations file: hist and median, or hist -1 when it knows none of the config's tests. */
+static void sel_history(const struct run_opts *o, const struct run_config *cfg, struct config_sel *cs)
+{
+	double *known = calloc(cs->sel.n ? cs->sel.n : 1, sizeof(*known));
+	size_t k = 0, unknown = 0;
+
+	cs->hist = -1;
+	cs->durations = json_object_get(json_object_get(o->durations, "durations"), cfg->name);
+	for (size_t i = 0; known && cs->durations && i < cs->sel.n; i++) {
+		json_t *v = json_object_get(cs->durations, cs->sel.v[i].name);
+
+		if (cs->sel.v[i].state != SEL_RUN)
+			continue;
+		if (json_is_number(v) && json_number_value(v) >= 0 && json_number_value(v) < 1e7)
+			known[k++] = json_number_value(v);
+		else
+			unknown++;
+	}
+	if (k) {
+		qsort(known, k, sizeof(*known), cmp_double);
+		cs->median = known[k / 2];
+		cs->hist = cs->median * (double)unknown;
+		for (size_t i = 0; i < k; i++)
+			cs->hist += known[i];
+	}
+	free(known);
+}
 
 static void select_config(const struct run_opts *o, const struct run_config *cfg, struct config_sel *cs)
 {
@@ -191,6 +264,8 @@ static void select_config(const struct run_opts *o, const struct run_config *cfg
 	cs->r = select_tests(o->fstests, cfg->fstype, o->plan, o->expunges, &ectx, &cs->sel, cs->err, sizeof(cs->err));
 	for (size_t i = 0; cs->r >= 0 && i < cs->sel.n; i++)
 		cs->n_run += cs->sel.v[i].state == SEL_RUN;
+	if (cs->r >= 0)
+		sel_history(o, cfg, cs);
 }
 
 /* This round's tests, and those a resumed run already has in it. */
@@ -199,12 +274,18 @@ static void count_round(struct run_ctx *c, const struct config_sel *cs)
 	const struct run_opts *o = c->o;
 
 	c->total = c->done = 0;
+	c->hist_left = c->hist_done = c->actual_done = 0;
 	for (size_t i = 0; i < o->n_configs; i++) {
 		json_t *config = bundle_add_config(c->b, o->configs[i].name);
 
 		if (!streq(json_string_value(json_object_get(config, "status")) ?: "run", "run"))
 			continue; /* recorded as not run before a crash */
 		c->total += cs[i].n_run * o->plan->iterations;
+		/* an estimate only when the durations file knows every config */
+		if (cs[i].r < 0 || cs[i].hist < 0 || c->hist_left < 0)
+			c->hist_left = -1;
+		else
+			c->hist_left += cs[i].hist * o->plan->iterations;
 		for (unsigned k = 0; k < o->plan->iterations; k++) {
 			json_t *it = bundle_find_iteration(config, c->base + k);
 			char **left = NULL;
@@ -217,6 +298,9 @@ static void count_round(struct run_ctx *c, const struct config_sel *cs)
 			}
 		}
 	}
+	/* resumed: what is left of it, in proportion */
+	if (c->hist_left > 0 && c->total)
+		c->hist_left *= (double)(c->total - c->done) / (double)c->total;
 }
 
 static int run_one_config(struct run_ctx *c, const struct config_sel *cs, char *err, size_t es)
@@ -475,6 +559,7 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 			char err[512] = "";
 
 			c.cfg = &o->configs[i];
+			c.cur = &cs[i];
 			c.config = bundle_add_config(b, c.cfg->name);
 			if (bundle_config_done(c.config, c.base + o->plan->iterations))
 				continue; /* resumed: finished or recorded before the crash */
@@ -505,6 +590,8 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 					log_info("config '%s' %s: %s", c.cfg->name, p > 0 ? "not run" : "failed", err);
 					bundle_config_status(c.config, p > 0 ? "notrun" : "error", err);
 					c.total -= cs[i].n_run * o->plan->iterations;
+					if (c.hist_left > 0)
+						c.hist_left = fmax(0, c.hist_left - cs[i].hist * o->plan->iterations);
 					c.bad += p < 0;
 					bundle_write(b);
 					continue;
