@@ -191,6 +191,8 @@ struct bundle_outcome {
 	const char *config, *test, *status;
 	uint64_t count; /* at most BUNDLE_MAX_COUNT */
 	double duration_total, duration_max;
+	/* a record's reruns (check -L): runs in all, the first included, and how many failed; 0 0 without */
+	unsigned rerun_runs, rerun_fails;
 };
 
 struct bundle_scan_ops {

@@ -68,13 +68,39 @@ static bool artifacts_ok(const struct jscan_field *f, char *bad, size_t size)
 struct scan_last {
 	const char *status;
 	double duration;
+	unsigned runs, fails; /* reruns, 0 0 without */
 };
+
+#define BUNDLE_MAX_RERUNS 100000
+
+/* A record's reruns: {runs, fails}, 1 <= runs, 0 <= fails <= runs, the first run included. */
+static bool reruns_of(const struct jscan_field *f, unsigned *runs, unsigned *fails)
+{
+	struct jscan_field g[] = { { "runs" }, { "fails" } };
+	double r, k;
+
+	*runs = *fails = 0;
+	if (f->type == JSCAN_NONE)
+		return true;
+	if (f->type != JSCAN_OBJECT || jscan_object(f->start, f->len, g, ARRAY_SIZE(g), NULL, NULL) < 0 ||
+	    g[0].type != JSCAN_NUMBER || g[1].type != JSCAN_NUMBER)
+		return false;
+	r = jscan_number(g[0].start, g[0].len);
+	k = jscan_number(g[1].start, g[1].len);
+	if (!(r >= 1 && r <= BUNDLE_MAX_RERUNS && k >= 0 && k <= r) || r != (unsigned)r || k != (unsigned)k)
+		return false;
+	*runs = (unsigned)r;
+	*fails = (unsigned)k;
+	return true;
+}
 
 /* Validate one journal line and keep it as its test's last record. */
 static int scan_line(const char *line, size_t n, const char *shown, unsigned lineno, struct strmap *names,
 		     struct scan_last **last, size_t *cap, char *err, size_t es)
 {
-	struct jscan_field f[] = { { "name" }, { "status" }, { "duration" }, { "artifacts" }, { "coverage" } };
+	struct jscan_field f[] = { { "name" },	    { "status" },   { "duration" },
+				   { "artifacts" }, { "coverage" }, { "reruns" } };
+	unsigned runs, fails;
 	const char *why = NULL;
 	char name[256], bad[PATH_MAX];
 	size_t at = 0;
@@ -111,6 +137,11 @@ static int scan_line(const char *line, size_t n, const char *shown, unsigned lin
 			return -EBADMSG;
 		}
 	}
+	if (!reruns_of(&f[5], &runs, &fails)) {
+		snprintf(err, es, "%s:%u: key 'reruns': not {runs, fails} with 0 <= fails <= runs <= %u", shown, lineno,
+			 BUNDLE_MAX_RERUNS);
+		return -EBADMSG;
+	}
 	i = strmap_put(names, name, NULL);
 	if (i < 0)
 		return -ENOMEM;
@@ -123,8 +154,9 @@ static int scan_line(const char *line, size_t n, const char *shown, unsigned lin
 		*last = nv;
 		*cap = nc;
 	}
-	(*last)[i] = (struct scan_last){ status_of(&f[1]),
-					 f[2].type == JSCAN_NUMBER ? jscan_number(f[2].start, f[2].len) : 0 };
+	(*last)[i] =
+		(struct scan_last){ status_of(&f[1]),
+				    f[2].type == JSCAN_NUMBER ? jscan_number(f[2].start, f[2].len) : 0, runs, fails };
 	return 0;
 }
 
@@ -189,8 +221,9 @@ static int scan_journal(int fd, const char *shown, const char *config, const str
 		}
 	}
 	for (size_t i = 0; r == 0 && i < names.n; i++)
-		r = ops->outcome(ctx, &(struct bundle_outcome){ config, names.keys[i], last[i].status, 1,
-								last[i].duration, last[i].duration });
+		r = ops->outcome(ctx,
+				 &(struct bundle_outcome){ config, names.keys[i], last[i].status, 1, last[i].duration,
+							   last[i].duration, last[i].runs, last[i].fails });
 	strmap_release(&names);
 	return r;
 }
