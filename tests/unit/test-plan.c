@@ -122,6 +122,27 @@ static void test_timeout_words(void **state)
 	plan_release(&p);
 }
 
+/* per-config weights: iterations.<config> */
+static void test_config_iterations(void **state)
+{
+	struct plan p;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(plan_init(&p), 0);
+	assert_int_equal(plan_set(&p, "t", 1, "iterations", "2", err, sizeof(err)), 0);
+	assert_int_equal(plan_set(&p, "t", 2, "iterations.xfs/4k", "5", err, sizeof(err)), 0);
+	assert_int_equal(plan_iterations_for(&p, "xfs/4k"), 5);
+	assert_int_equal(plan_iterations_for(&p, "ext4/4k"), 2);
+	assert_int_equal(plan_iterations_max(&p), 5);
+	assert_int_equal(plan_set(&p, "t", 3, "iterations.xfs", "5", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t:3: key 'iterations.xfs': 'xfs' is not a config name (want iterations.fs/name)");
+	assert_int_equal(plan_set(&p, "t", 4, "iterations.ext4/1k", "0", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t:4: key 'iterations.ext4/1k': '0' is not a number from 1 to 1000000");
+	assert_true(plan_key_is_known("iterations.btrfs/default"));
+	plan_release(&p);
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -294,15 +315,11 @@ static void test_order_uniform(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_defaults),
-		cmocka_unit_test(test_file),
-		cmocka_unit_test(test_timeout_words),
-		cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_command_line_over_file),
-		cmocka_unit_test(test_durations),
-		cmocka_unit_test(test_order),
-		cmocka_unit_test(test_order_uniform),
-		cmocka_unit_test(test_fstests_vars),
+		cmocka_unit_test(test_defaults),      cmocka_unit_test(test_file),
+		cmocka_unit_test(test_timeout_words), cmocka_unit_test(test_config_iterations),
+		cmocka_unit_test(test_errors),	      cmocka_unit_test(test_command_line_over_file),
+		cmocka_unit_test(test_durations),     cmocka_unit_test(test_order),
+		cmocka_unit_test(test_order_uniform), cmocka_unit_test(test_fstests_vars),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

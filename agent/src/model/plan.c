@@ -74,8 +74,9 @@ int plan_init(struct plan *p)
 	p->coverage = strv_split("", ",");
 	p->origins = json_object();
 	p->fstests = json_object();
-	if (!p->fstests || !p->configs || !p->groups || !p->exclude_groups || !p->tests || !p->exclude ||
-	    !p->expunge_files || !p->coverage || !p->origins) {
+	p->config_iterations = json_object();
+	if (!p->fstests || !p->config_iterations || !p->configs || !p->groups || !p->exclude_groups || !p->tests ||
+	    !p->exclude || !p->expunge_files || !p->coverage || !p->origins) {
 		plan_release(p);
 		return -ENOMEM;
 	}
@@ -100,6 +101,7 @@ void plan_release(struct plan *p)
 	free(p->durations);
 	json_decref(p->origins);
 	json_decref(p->fstests);
+	json_decref(p->config_iterations);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -113,7 +115,8 @@ static const struct plan_key *find_key(const char *name)
 
 bool plan_key_is_known(const char *key)
 {
-	return find_key(key) || startswith(key, "timeout.") || startswith(key, "fstests.");
+	return find_key(key) || startswith(key, "timeout.") || startswith(key, "fstests.") ||
+	       startswith(key, "iterations.");
 }
 
 int plan_parse_duration(const char *s, unsigned long *ret)
@@ -304,6 +307,14 @@ int plan_set(struct plan *p, const char *source, unsigned line, const char *key,
 		if (plan_parse_duration(value, &secs) < 0 || secs > 30UL * 86400)
 			fail("'%s' is not a duration (90, 90s, 15m, 2h, 1d)", value);
 		r = set_test_timeout(p, key + 8, (unsigned)secs);
+	} else if (startswith(key, "iterations.")) {
+		unsigned long long v;
+
+		if (!config_name_ok(key + 11))
+			fail("'%s' is not a config name (want iterations.fs/name)", key + 11);
+		if (fileio_parse_u64(value, &v) < 0 || v < 1 || v > 1000000)
+			fail("'%s' is not a number from 1 to 1000000", value);
+		r = json_object_set_new(p->config_iterations, key + 11, json_integer((json_int_t)v)) < 0 ? -ENOMEM : 0;
 	} else if (startswith(key, "fstests.")) {
 		char why[256];
 
@@ -426,6 +437,25 @@ int plan_apply_file(struct plan *p, const char *source, const char *buf, char *e
 	return r < 0 ? r : 0;
 }
 
+unsigned plan_iterations_for(const struct plan *p, const char *config)
+{
+	json_t *v = json_object_get(p->config_iterations, config);
+
+	return v ? (unsigned)json_integer_value(v) : p->iterations;
+}
+
+unsigned plan_iterations_max(const struct plan *p)
+{
+	unsigned max = p->iterations;
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(p->config_iterations, k, v)
+		if ((unsigned)json_integer_value(v) > max)
+			max = (unsigned)json_integer_value(v);
+	return max;
+}
+
 long plan_timeout_for(const struct plan *p, const char *test)
 {
 	for (size_t i = 0; i < p->n_test_timeouts; i++)
@@ -459,6 +489,7 @@ json_t *plan_to_json(const struct plan *p)
 	if (!j)
 		return NULL;
 	json_object_set_new(j, "timeout_auto", json_boolean(p->timeout_auto));
+	json_object_set(j, "config_iterations", p->config_iterations);
 	/* the seed as a string: JSON numbers lose precision past 2^53 */
 	if (p->seed_set) {
 		char s[32];

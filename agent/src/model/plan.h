@@ -49,6 +49,7 @@ struct plan {
 	char *durations;	     /* fsagent durations' file on the results disk, for shards */
 	char **coverage;	     /* kernel source directories whose gcov data each test saves */
 	json_t *fstests;	     /* fstests.NAME keys: NAME -> value, for each config's section */
+	json_t *config_iterations;   /* iterations.<config> keys: config -> N, its weight over iterations */
 	json_t *origins;	     /* key -> "source[:line]" */
 };
 
@@ -56,7 +57,8 @@ struct plan {
 int plan_init(struct plan *p);
 void plan_release(struct plan *p);
 
-/* Whether key (without the "fsagent." prefix) is a plan key, "timeout.<test>" and "fstests.<NAME>" included. */
+/* Whether key (without the "fsagent." prefix) is a plan key, "timeout.<test>", "iterations.<config>" and
+ * "fstests.<NAME>" included. */
 bool plan_key_is_known(const char *key);
 
 /*
@@ -72,6 +74,12 @@ int plan_apply_file(struct plan *p, const char *source, const char *buf, char *e
 
 /* The seconds test may run before it is killed (0 = no limit), or -1 when timeout = auto decides (model/timeout.h). */
 long plan_timeout_for(const struct plan *p, const char *test);
+
+/* The iterations config runs: its iterations.<config> key, else iterations. */
+unsigned plan_iterations_for(const struct plan *p, const char *config);
+
+/* The most iterations any config runs: a soak round's span of iteration indexes. */
+unsigned plan_iterations_max(const struct plan *p);
 
 /* Parse "90", "90s", "15m", "2h", "1d" into seconds. Returns 0 or -EINVAL. */
 int plan_parse_duration(const char *s, unsigned long *ret);

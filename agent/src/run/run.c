@@ -280,13 +280,15 @@ static void count_round(struct run_ctx *c, const struct config_sel *cs)
 
 		if (!streq(json_string_value(json_object_get(config, "status")) ?: "run", "run"))
 			continue; /* recorded as not run before a crash */
-		c->total += cs[i].n_run * o->plan->iterations;
+		const unsigned iters = plan_iterations_for(o->plan, o->configs[i].name);
+
+		c->total += cs[i].n_run * iters;
 		/* an estimate only when the durations file knows every config */
 		if (cs[i].r < 0 || cs[i].hist < 0 || c->hist_left < 0)
 			c->hist_left = -1;
 		else
-			c->hist_left += cs[i].hist * o->plan->iterations;
-		for (unsigned k = 0; k < o->plan->iterations; k++) {
+			c->hist_left += cs[i].hist * iters;
+		for (unsigned k = 0; k < iters; k++) {
 			json_t *it = bundle_find_iteration(config, c->base + k);
 			char **left = NULL;
 
@@ -319,7 +321,8 @@ static int run_one_config(struct run_ctx *c, const struct config_sel *cs, char *
 	else
 		snprintf(c->result_dir, sizeof(c->result_dir), "%s", c->cfg->result_base);
 
-	for (unsigned k = 0; k < p->iterations && r >= 0 && r != RUNNER_UNKILLABLE && !c->stopped_by; k++) {
+	for (unsigned k = 0;
+	     k < plan_iterations_for(p, c->cfg->name) && r >= 0 && r != RUNNER_UNKILLABLE && !c->stopped_by; k++) {
 		const unsigned it = c->base + k;
 		char **order = NULL, seedbuf[32] = "";
 		struct test_result *tests;
@@ -453,6 +456,9 @@ static int keep_shard(const struct run_opts *o, struct config_sel *cs, struct bu
 			if (cs[i].sel.v[t].state == SEL_RUN)
 				items[k++] = (struct shard_item){ o->configs[i].name, cs[i].sel.v[t].name, 0 };
 	shard_fill_durations(items, n, o->durations);
+	/* a weighted config's tests run more often: their load is that much more */
+	for (size_t i = 0; i < n; i++)
+		items[i].seconds *= plan_iterations_for(o->plan, items[i].config);
 	if (shard_assign(items, n, shards, where, loads) < 0) {
 		free(items);
 		free(where);
@@ -548,20 +554,22 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 		gcov_free(c.gcov);
 		return r;
 	}
-	c.base = resume_base(b, o->plan->iterations);
+	/* a round spans the most iterations any config runs (iterations.<config>) */
+	c.base = resume_base(b, plan_iterations_max(o->plan));
 	c.soak_t0 = started_at(b);
 	c.learned = json_object();
 	for (;;) {
 		count_round(&c, cs);
-		log_info(CONSOLE_PLAN "%zu tests to run (%zu configs x %u iterations)%s", c.total, o->n_configs,
-			 o->plan->iterations, c.done ? ", some done before" : "");
+		log_info(CONSOLE_PLAN "%zu tests to run (%zu configs x %u iterations)%s%s", c.total, o->n_configs,
+			 o->plan->iterations, c.done ? ", some done before" : "",
+			 json_object_size(o->plan->config_iterations) ? ", some configs weighted" : "");
 		for (size_t i = 0; i < o->n_configs && r != RUNNER_UNKILLABLE && !c.stopped_by; i++) {
 			char err[512] = "";
 
 			c.cfg = &o->configs[i];
 			c.cur = &cs[i];
 			c.config = bundle_add_config(b, c.cfg->name);
-			if (bundle_config_done(c.config, c.base + o->plan->iterations))
+			if (bundle_config_done(c.config, c.base + plan_iterations_for(o->plan, c.cfg->name)))
 				continue; /* resumed: finished or recorded before the crash */
 			/* no tests whose results cannot be kept */
 			if (!results_disk_ok(b, err, sizeof(err))) {
@@ -589,9 +597,11 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 					/* a config the machine cannot serve is not a failure */
 					log_info("config '%s' %s: %s", c.cfg->name, p > 0 ? "not run" : "failed", err);
 					bundle_config_status(c.config, p > 0 ? "notrun" : "error", err);
-					c.total -= cs[i].n_run * o->plan->iterations;
+					c.total -= cs[i].n_run * plan_iterations_for(o->plan, c.cfg->name);
 					if (c.hist_left > 0)
-						c.hist_left = fmax(0, c.hist_left - cs[i].hist * o->plan->iterations);
+						c.hist_left = fmax(
+							0, c.hist_left - cs[i].hist * plan_iterations_for(o->plan,
+													  c.cfg->name));
 					c.bad += p < 0;
 					bundle_write(b);
 					continue;
@@ -610,7 +620,7 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 		if (r == RUNNER_UNKILLABLE || !soak_active(o->plan) || c.stopped_by || (c.stopped_by = soak_stop(&c)))
 			break;
 		log_info("soak: round %u done, starting the next", rounds);
-		c.base += o->plan->iterations;
+		c.base += plan_iterations_max(o->plan);
 	}
 	for (size_t i = 0; i < o->n_configs; i++)
 		selection_release(&cs[i].sel);
