@@ -71,7 +71,7 @@ struct scan_last {
 	unsigned runs, fails; /* reruns, 0 0 without */
 };
 
-#define BUNDLE_MAX_RERUNS 100000
+#define BUNDLE_MAX_RERUNS 100000U
 
 /* A record's reruns: {runs, fails}, 1 <= runs, 0 <= fails <= runs, the first run included. */
 static bool reruns_of(const struct jscan_field *f, unsigned *runs, unsigned *fails)
