@@ -13,6 +13,8 @@
 void print_printable(void (*fn)(json_t *, FILE *), json_t *doc);
 /* fn's output into path by temp file, fsync and rename. Returns 0 or -errno (logged). */
 int write_output(const char *path, json_t *res, void (*fn)(json_t *, FILE *));
+/* The length of a BUNDLE argument's directory: all of it, or its part before "/bundle.json". */
+size_t bundle_dir_len(const char *path);
 /* res as indented JSON, for write_output. */
 void dump_json(json_t *res, FILE *f);
 
@@ -29,3 +31,4 @@ int cmd_merge(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
+int cmd_reduce(int argc, char **argv);

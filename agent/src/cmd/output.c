@@ -55,3 +55,15 @@ void dump_json(json_t *res, FILE *f)
 	json_dumpf(res, f, JSON_INDENT(1));
 	fputc('\n', f);
 }
+
+/* The length of path's directory part when it names a bundle.json, else all of it. */
+size_t bundle_dir_len(const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n >= 11 && streq(path + n - 11, "bundle.json"))
+		return n > 11 ? n - 12 : 1;
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	return n;
+}

@@ -4,13 +4,48 @@
  */
 #include "cmd/cmd.h"
 #include "model/bundle.h"
+#include "analysis/reduce.h"
 #include "analysis/report.h"
 #include "util/log.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <string.h>
 #include <stdio.h>
 #include <errno.h>
+
+static void reductions_text(json_t *doc, FILE *out)
+{
+	json_t *e;
+	size_t i;
+
+	fputs("\norder-dependent failures (fsagent reduce):\n", out);
+	json_array_foreach(json_object_get(doc, "reductions"), i, e) {
+		fputs("  ", out);
+		reduce_print(e, out);
+	}
+}
+
+/* What fsagent reduce found for this bundle, when it was run on it. */
+static void print_reductions(const char *bundle)
+{
+	char path[PATH_MAX], err[512];
+	json_t *doc = NULL;
+	int r;
+
+	if (snprintf(path, sizeof(path), "%.*s/%s", (int)bundle_dir_len(bundle), bundle, REDUCE_FILE) >=
+	    (int)sizeof(path))
+		return;
+	r = reduce_file_load(path, &doc, err, sizeof(err));
+	if (r == -ENOENT)
+		return;
+	if (r < 0) {
+		log_warn("%s: left out", err);
+		return;
+	}
+	print_printable(reductions_text, doc);
+	json_decref(doc);
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -51,8 +86,10 @@ int cmd_report(int argc, char **argv)
 	if (as_json) {
 		if (json_dumpf(b, stdout, JSON_COMPACT) < 0 || putchar('\n') == EOF)
 			return 1;
-	} else
+	} else {
 		print_printable(report_text, b);
+		print_reductions(argv[optind]);
+	}
 	if (junit) {
 		FILE *f = fopen(junit, "we");
 

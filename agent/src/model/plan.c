@@ -169,17 +169,6 @@ static int parse_time(const char *s, long long *ret)
 }
 
 /* fs/name: "xfs/4k", "ext4/bigalloc_1k", "btrfs/all" */
-static bool config_name_ok(const char *c)
-{
-	const char *slash = strchr(c, '/');
-
-	if (!slash || slash == c || !slash[1] || strchr(slash + 1, '/'))
-		return false;
-	for (const char *p = c; *p; p++)
-		if (p != slash && !islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '_')
-			return false;
-	return true;
-}
 
 /* a group, optionally dir/group */
 static bool group_name_ok(const char *g)

@@ -7,6 +7,7 @@
 #include "util/macro.h"
 
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 const char *test_status_to_string(enum test_status s)
@@ -80,4 +81,16 @@ void test_result_release(struct test_result *t)
 	free(t->kernel_log);
 	t->excerpt = t->kernel_log = NULL;
 	t->kernel_log_len = 0;
+}
+
+bool config_name_ok(const char *c)
+{
+	const char *slash = strchr(c, '/');
+
+	if (!slash || slash == c || !slash[1] || strchr(slash + 1, '/'))
+		return false;
+	for (const char *p = c; *p; p++)
+		if (p != slash && !islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '_')
+			return false;
+	return true;
 }

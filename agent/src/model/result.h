@@ -32,6 +32,9 @@ bool test_status_name_skipped(const char *s);
  * no second '/', never empty.
  */
 bool test_name_ok(const char *name, bool globs);
+
+/* A config name: fs/name, lower case letters, digits and _ ("xfs/4k", "ext4/bigalloc_1k"). */
+bool config_name_ok(const char *name);
 /* The leaf alone ("001"). */
 bool test_leaf_ok(const char *leaf, bool globs);
 
