@@ -22,29 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The words of v joined by sep; NULL on ENOMEM. */
-static char *join(char *const *v, char sep)
-{
-	size_t len = 1;
-	char *s, *p;
-
-	for (size_t i = 0; v && v[i]; i++)
-		len += strlen(v[i]) + 1;
-	s = p = calloc(1, len);
-	for (size_t i = 0; s && v && v[i]; i++)
-		p += sprintf(p, "%s%s", i ? (char[]){ sep, 0 } : "", v[i]);
-	return s;
-}
-
-static json_t *names_json(char *const *v)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; a && v && v[i]; i++)
-		json_array_append_new(a, json_string(v[i]));
-	return a;
-}
-
 /*
  * res into the bundle's order-dependence.json (or out), replacing an earlier
  * result for the same config and test: temp file, fsync, rename.
@@ -91,7 +68,7 @@ struct prober {
 /* One run of the probe command over tests. Returns 1 the suspect failed, 0 passed, or -errno (logged). */
 static int run_once(struct prober *pr, char *const *tests)
 {
-	_cleanup_free_ char *list = join(tests, ' ');
+	_cleanup_free_ char *list = strv_join(tests, ' ');
 	struct proc p = PROC_INIT;
 	int r;
 
@@ -282,7 +259,7 @@ int cmd_reduce(int argc, char **argv)
 	}
 	res = json_pack("{s:s, s:s, s:I, s:s, s:o, s:i, s:i, s:i, s:i, s:i}", "config", config, "test", test,
 			"iteration", (json_int_t)iteration, "verdict", reduce_verdict_to_string(rr.verdict), "culprits",
-			names_json(rr.culprits), "before", (int)strv_length(before), "probes", (int)rr.probes,
+			strv_to_json(rr.culprits), "before", (int)strv_length(before), "probes", (int)rr.probes,
 			"command_runs", (int)pr.total, "confirm_runs", (int)confirm_runs, "fails_with", fails_with);
 	if (res)
 		json_object_set_new(res, "fails_alone", json_integer(fails_alone));

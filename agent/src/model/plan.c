@@ -453,15 +453,6 @@ long plan_timeout_for(const struct plan *p, const char *test)
 	return p->timeout_auto ? -1 : (long)p->timeout;
 }
 
-static json_t *strv_json(char *const *v)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; v && v[i]; i++)
-		json_array_append_new(a, json_string(v[i]));
-	return a;
-}
-
 json_t *plan_to_json(const struct plan *p)
 {
 	json_t *timeouts = json_object(), *j;
@@ -469,9 +460,9 @@ json_t *plan_to_json(const struct plan *p)
 	for (size_t i = 0; i < p->n_test_timeouts; i++)
 		json_object_set_new(timeouts, p->test_timeouts[i].test, json_integer(p->test_timeouts[i].seconds));
 	j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:i, s:i, s:i, s:o, s:s?, s:s?}", "configs",
-		      strv_json(p->configs), "groups", strv_json(p->groups), "exclude_groups",
-		      strv_json(p->exclude_groups), "tests", strv_json(p->tests), "exclude", strv_json(p->exclude),
-		      "expunge_files", strv_json(p->expunge_files), "order",
+		      strv_to_json(p->configs), "groups", strv_to_json(p->groups), "exclude_groups",
+		      strv_to_json(p->exclude_groups), "tests", strv_to_json(p->tests), "exclude",
+		      strv_to_json(p->exclude), "expunge_files", strv_to_json(p->expunge_files), "order",
 		      p->order == ORDER_RANDOM ? "random" : "fixed", "iterations", (int)p->iterations, "rerun_failures",
 		      (int)p->rerun_failures, "timeout", (int)p->timeout, "test_timeouts", timeouts, "mkfs_options",
 		      p->mkfs_options, "mount_options", p->mount_options);
@@ -497,7 +488,7 @@ json_t *plan_to_json(const struct plan *p)
 	if (p->durations)
 		json_object_set_new(j, "durations", json_string(p->durations));
 	if (p->coverage && p->coverage[0])
-		json_object_set_new(j, "coverage", strv_json(p->coverage));
+		json_object_set_new(j, "coverage", strv_to_json(p->coverage));
 	if (json_object_size(p->fstests))
 		json_object_set(j, "fstests", p->fstests);
 	json_object_set(j, "origins", p->origins);

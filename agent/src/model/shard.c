@@ -64,7 +64,7 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void shard_fill_durations(struct shard_item *items, size_t n, json_t *durations)
+double shard_fill_durations(struct shard_item *items, size_t n, json_t *durations)
 {
 	json_t *d = json_object_get(durations, "durations");
 	double *known = calloc(n ? n : 1, sizeof(*known)), fallback = 1;
@@ -85,6 +85,7 @@ void shard_fill_durations(struct shard_item *items, size_t n, json_t *durations)
 		if (items[i].seconds < 0)
 			items[i].seconds = fallback;
 	free(known);
+	return k ? fallback : -1;
 }
 
 struct dur_ctx {

@@ -29,8 +29,12 @@ struct shard_item {
  */
 int shard_assign(const struct shard_item *items, size_t n, unsigned shards, unsigned *ret, double *loads);
 
-/* Fill items' seconds from a durations document (NULL: none known). */
-void shard_fill_durations(struct shard_item *items, size_t n, json_t *durations);
+/*
+ * Fill items' seconds from a durations document (NULL: none known); an item
+ * it does not know gets the median of those it knows (1 s when it knows
+ * none). Returns that median, or -1 when it knew none.
+ */
+double shard_fill_durations(struct shard_item *items, size_t n, json_t *durations);
 
 /*
  * The mean duration of each config and test over the runs (passes and

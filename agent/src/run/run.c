@@ -220,39 +220,28 @@ static double hist_of_sel(const struct config_sel *cs, const char *test)
 	return json_is_number(v) && json_number_value(v) >= 0 ? json_number_value(v) : cs->median;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* cs's history from the durations file: hist and median, or hist -1 when it knows none of the config's tests. */
 static void sel_history(const struct run_opts *o, const struct run_config *cfg, struct config_sel *cs)
 {
-	double *known = calloc(cs->sel.n ? cs->sel.n : 1, sizeof(*known));
-	size_t k = 0, unknown = 0;
+	struct shard_item *items = calloc(cs->n_run ? cs->n_run : 1, sizeof(*items));
+	size_t k = 0;
 
 	cs->hist = -1;
 	cs->durations = json_object_get(json_object_get(o->durations, "durations"), cfg->name);
-	for (size_t i = 0; known && cs->durations && i < cs->sel.n; i++) {
-		json_t *v = json_object_get(cs->durations, cs->sel.v[i].name);
-
-		if (cs->sel.v[i].state != SEL_RUN)
-			continue;
-		if (json_is_number(v) && json_number_value(v) >= 0 && json_number_value(v) < 1e7)
-			known[k++] = json_number_value(v);
-		else
-			unknown++;
+	if (!items || !cs->durations) {
+		free(items);
+		return;
 	}
-	if (k) {
-		qsort(known, k, sizeof(*known), cmp_double);
-		cs->median = known[k / 2];
-		cs->hist = cs->median * (double)unknown;
+	for (size_t i = 0; i < cs->sel.n; i++)
+		if (cs->sel.v[i].state == SEL_RUN)
+			items[k++] = (struct shard_item){ cfg->name, cs->sel.v[i].name, 0 };
+	cs->median = shard_fill_durations(items, k, o->durations);
+	if (cs->median >= 0) {
+		cs->hist = 0;
 		for (size_t i = 0; i < k; i++)
-			cs->hist += known[i];
+			cs->hist += items[i].seconds;
 	}
-	free(known);
+	free(items);
 }
 
 static void select_config(const struct run_opts *o, const struct run_config *cfg, struct config_sel *cs)

@@ -83,3 +83,31 @@ void strv_free(char **v)
 		free(v[i]);
 	free(v);
 }
+
+char *strv_join(char *const *v, char sep)
+{
+	size_t len = 1;
+	char *s, *p;
+
+	for (size_t i = 0; v && v[i]; i++)
+		len += strlen(v[i]) + 1;
+	s = p = calloc(1, len);
+	for (size_t i = 0; s && v && v[i]; i++) {
+		if (i)
+			*p++ = sep;
+		p = stpcpy(p, v[i]);
+	}
+	return s;
+}
+
+json_t *strv_to_json(char *const *v)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && v && v[i]; i++)
+		if (json_array_append_new(a, json_string(v[i])) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}

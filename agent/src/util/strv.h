@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -17,3 +18,7 @@ int strv_extend(char ***v, char *const *add);
 size_t strv_length(char *const *v);
 bool strv_contains(char *const *v, const char *s);
 void strv_free(char **v);
+/* The words joined by sep. Returns NULL on ENOMEM. */
+char *strv_join(char *const *v, char sep);
+/* A JSON array of the words (NULL: an empty one). Returns NULL on ENOMEM. */
+json_t *strv_to_json(char *const *v);
