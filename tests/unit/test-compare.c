@@ -30,10 +30,31 @@ static void test_fisher(void **state)
 	assert_close(compare_fisher_greater(6, 14, 2, 28), 0.035971201313369415);
 }
 
+/* the runs a side that would decide a test if its rates held */
+static void test_runs_to_decide(void **state)
+{
+	(void)state;
+	/*
+	 * 0 % against 40 %, by hand: 9 runs a side fail 0 and 4 (3.6 rounded):
+	 * P(X >= 4) = C(14,5)/C(18,9) = 2002/48620 = 0.041 < 0.05; 8 runs fail
+	 * 0 and 3: C(13,5)/C(16,8) = 0.1, not enough
+	 */
+	assert_int_equal(compare_runs_to_decide(0, 20, 8, 20, 0.05), 9);
+	/* the same the other way round (fixed) */
+	assert_int_equal(compare_runs_to_decide(8, 20, 0, 20, 0.05), 9);
+	/* the same rates never decide; a bigger difference decides sooner */
+	assert_int_equal(compare_runs_to_decide(2, 20, 4, 40, 0.05), 0);
+	assert_true(compare_runs_to_decide(2, 20, 10, 20, 0.05) < compare_runs_to_decide(2, 20, 6, 20, 0.05));
+	/* beyond COMPARE_MAX_DECIDE: 0, not a wrap */
+	assert_int_equal(compare_runs_to_decide(1000, 100000, 1001, 100000, 0.05), 0);
+	assert_int_equal(compare_runs_to_decide(0, 0, 1, 2, 0.05), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fisher),
+		cmocka_unit_test(test_runs_to_decide),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

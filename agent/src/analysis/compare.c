@@ -215,9 +215,51 @@ static uint64_t bad(const struct side_stats *s)
 struct verdict {
 	struct entry *e;
 	const char *cls;
-	char reason[160];
+	char reason[200];
 	double p_worse, p_better, adj;
+	uint64_t decide; /* runs a side that would decide it at the rates seen; 0: none */
 };
+
+/* Whether n runs a side at rates pb and pk decide it below alpha. */
+static bool decides(uint64_t n, double pb, double pk, double alpha)
+{
+	uint64_t fb = (uint64_t)llround(pb * (double)n), fk = (uint64_t)llround(pk * (double)n);
+
+	/* below alpha by more than rounding: 1/C(6,3) is 0.05 exactly, not below 0.05 */
+	double limit = alpha * (1 - 1e-9);
+
+	return pk > pb ? compare_fisher_greater(fk, n - fk, fb, n - fb) < limit
+		       : compare_fisher_greater(fb, n - fb, fk, n - fk) < limit;
+}
+
+uint64_t compare_runs_to_decide(uint64_t fb, uint64_t rb, uint64_t fk, uint64_t rk, double alpha)
+{
+	double pb, pk;
+	uint64_t lo = 1, hi = 1;
+
+	if (!rb || !rk)
+		return 0;
+	pb = (double)fb / (double)rb;
+	pk = (double)fk / (double)rk;
+	if (fabs(pb - pk) < 1e-12)
+		return 0;
+	/* double until it decides, then the fewest between: rounding makes it near enough monotonic */
+	while (!decides(hi, pb, pk, alpha)) {
+		lo = hi + 1;
+		hi *= 2;
+		if (hi > COMPARE_MAX_DECIDE)
+			return decides(COMPARE_MAX_DECIDE, pb, pk, alpha) ? COMPARE_MAX_DECIDE : 0;
+	}
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (decides(mid, pb, pk, alpha))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return hi;
+}
 
 const char *const compare_classes[COMPARE_CLASSES] = { "regression",	 "flaky", "failing",
 						       "not-comparable", "fixed", "pass" };
@@ -356,6 +398,19 @@ json_t *compare_result(struct compare *c, double alpha)
 				 side_state(b), side_state(k));
 		}
 	}
+	/* undecided with different rates: how many runs a side would decide it, if the rates held */
+	for (size_t i = 0; i < c->n; i++) {
+		const struct side_stats *b = &v[i].e->s[SIDE_BASELINE], *k = &v[i].e->s[SIDE_CANDIDATE];
+		size_t len = strlen(v[i].reason);
+
+		if (!streq(v[i].cls, "flaky") && !(streq(v[i].cls, "not-comparable") && runs(b) && runs(k)))
+			continue;
+		v[i].decide = compare_runs_to_decide(bad(b), runs(b), bad(k), runs(k), alpha);
+		if (v[i].decide)
+			snprintf(v[i].reason + len, sizeof(v[i].reason) - len,
+				 "; about %llu runs a side would decide it if these rates held",
+				 (unsigned long long)v[i].decide);
+	}
 	qsort(v, c->n, sizeof(*v), cmp_verdict);
 	tests = json_array();
 	counts = json_object();
@@ -369,6 +424,8 @@ json_t *compare_result(struct compare *c, double alpha)
 
 		if (v[i].reason[0])
 			json_object_set_new(t, "reason", json_string(v[i].reason));
+		if (v[i].decide)
+			json_object_set_new(t, "runs_to_decide", json_integer((json_int_t)v[i].decide));
 		json_array_append_new(tests, t);
 		json_object_set_new(counts, v[i].cls,
 				    json_integer(json_integer_value(json_object_get(counts, v[i].cls)) + 1));

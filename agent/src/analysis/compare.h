@@ -51,6 +51,16 @@ json_t *compare_result(struct compare *c, double alpha);
 /* One-sided Fisher exact test: P(X >= a) for the 2x2 table [[a, b], [c, d]]. */
 double compare_fisher_greater(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
 
+/*
+ * How many runs a side would decide a test whose two sides failed fb of rb
+ * and fk of rk runs, if those rates held: the fewest n such that n runs a
+ * side failing at those rates give a one-sided Fisher p-value below alpha
+ * (before Holm's correction). 0 when the rates are the same or it would
+ * take more than COMPARE_MAX_DECIDE runs.
+ */
+#define COMPARE_MAX_DECIDE 10000
+uint64_t compare_runs_to_decide(uint64_t fb, uint64_t rb, uint64_t fk, uint64_t rk, double alpha);
+
 /* The verdict classes, most serious first: the order of a result's tests and of its text. */
 #define COMPARE_CLASSES 6
 extern const char *const compare_classes[COMPARE_CLASSES];
