@@ -8,6 +8,7 @@
 #include "model/shard.h"
 #include "model/timeout.h"
 #include "run/gcov.h"
+#include "run/history.h"
 #include "model/order.h"
 #include "run/runner.h"
 #include "run/select.h"
@@ -24,6 +25,19 @@
 #include <time.h>
 #include <unistd.h>
 
+/*
+ * A config's selection, made once per run: the plan and expunge files do not
+ * change between rounds. A failed one keeps its error for when the config
+ * comes to run.
+ */
+struct config_sel {
+	struct selection sel;
+	int r;
+	char err[512];
+	size_t n_run;		  /* tests it runs per iteration */
+	struct history_config hc; /* its tests by the durations file */
+};
+
 struct run_ctx {
 	const struct run_opts *o;
 	const struct run_config *cfg;
@@ -36,14 +50,9 @@ struct run_ctx {
 	const char *stopped_by;
 	/* progress through this round, for the "[k/N]" console lines hosts follow */
 	size_t done, total;
-	struct gcov *gcov;    /* per-test coverage, or NULL */
-	double timeout_scale; /* the kernel's slowdown, for timeout = auto */
-	json_t *learned;      /* config -> test -> the longest duration this run saw */
-	/*
-	 * The test time left by the durations file (< 0: no estimate), and
-	 * how the run's tests compare with it so far, for the progress lines
-	 */
-	double hist_left, hist_done, actual_done;
+	struct gcov *gcov;	      /* per-test coverage, or NULL */
+	double timeout_scale;	      /* the kernel's slowdown, for timeout = auto */
+	struct history hist;	      /* the tests' durations: the plan's file and this run's */
 	const struct config_sel *cur; /* the config running */
 };
 
@@ -83,44 +92,14 @@ void run_new_id(char *buf, size_t size)
 	snprintf(buf, size, "%s-%04x", ts, (unsigned)(order_new_seed() & 0xffff));
 }
 
-/* The longer of the durations file's and this run's own history of test under the current config; -1: none. */
-static double history_of(const struct run_ctx *c, const char *test)
-{
-	json_t *file =
-		json_object_get(json_object_get(json_object_get(c->o->durations, "durations"), c->cfg->name), test);
-	json_t *seen = json_object_get(json_object_get(c->learned, c->cfg->name), test);
-	double h = -1;
-
-	if (json_is_number(file) && json_number_value(file) >= 0)
-		h = json_number_value(file);
-	if (json_is_number(seen) && json_number_value(seen) > h)
-		h = json_number_value(seen);
-	return h;
-}
-
 static unsigned timeout_for(void *data, const char *test)
 {
 	struct run_ctx *c = data;
 	long fixed = plan_timeout_for(c->o->plan, test);
 
-	return fixed >= 0 ? (unsigned)fixed : timeout_auto(history_of(c, test), c->timeout_scale, c->o->plan->fstests);
-}
-
-/* This run's history, for the limits of later runs of the test (iterations, reruns, soak rounds). */
-static void learn(struct run_ctx *c, const struct test_result *t)
-{
-	json_t *cfg = json_object_get(c->learned, c->cfg->name);
-	json_t *old;
-
-	if (t->status == TS_TIMEOUT || t->status == TS_EXPUNGED || t->status == TS_NOTRUN || !c->learned)
-		return; /* a timeout's duration is the limit, not the test */
-	if (!cfg) {
-		cfg = json_object();
-		json_object_set_new(c->learned, c->cfg->name, cfg);
-	}
-	old = json_object_get(cfg, t->name);
-	if (!old || json_number_value(old) < t->duration)
-		json_object_set_new(cfg, t->name, json_real(t->duration));
+	return fixed >= 0
+		       ? (unsigned)fixed
+		       : timeout_auto(history_of(&c->hist, c->cfg->name, test), c->timeout_scale, c->o->plan->fstests);
 }
 
 static void before_check(void *data, const char *test)
@@ -147,24 +126,6 @@ static void save_coverage(struct run_ctx *c, struct test_result *t)
 	t->has_coverage = true;
 }
 
-static double hist_of_sel(const struct config_sel *cs, const char *test);
-
-/* The test time the rest of the round will take: its history, scaled by how this run compares with it. */
-static double left_estimate(struct run_ctx *c, const struct test_result *t)
-{
-	double h;
-
-	if (c->hist_left < 0 || !c->cur)
-		return -1;
-	h = hist_of_sel(c->cur, t->name);
-	if (h >= 0 && t->status != TS_EXPUNGED && t->status != TS_NOTRUN && t->status != TS_TIMEOUT) {
-		c->hist_done += h;
-		c->actual_done += t->duration;
-	}
-	c->hist_left = h >= 0 && c->hist_left > h ? c->hist_left - h : 0;
-	return c->hist_done > 0 ? c->hist_left * (c->actual_done / c->hist_done) : c->hist_left;
-}
-
 static int on_result(void *data, struct test_result *t)
 {
 	struct run_ctx *c = data;
@@ -174,14 +135,16 @@ static int on_result(void *data, struct test_result *t)
 		save_coverage(c, t);
 	if (test_status_failed(t->status))
 		c->bad++;
-	learn(c, t);
+	/* for the limits of its later runs (iterations, reruns, soak rounds) */
+	history_learn(&c->hist, c->cfg->name, t);
 	c->done++;
 	/* the progress line fsagent watch follows (model/console.h) */
 	{
 		char line[CONSOLE_LINE_MAX];
 
 		console_format_progress(line, sizeof(line), c->done, c->total, c->cfg->name, t->name, t->status,
-					t->duration, left_estimate(c, t), t->reason);
+					t->duration, history_left_after(&c->hist, c->cur ? &c->cur->hc : NULL, t),
+					t->reason);
 		log_info("%s", line);
 	}
 	r = bundle_record_test(c->b, c->config, c->iteration, t, c->result_dir);
@@ -195,55 +158,6 @@ static int on_result(void *data, struct test_result *t)
 	return 0;
 }
 
-/*
- * A config's selection, made once per run: the plan and expunge files do not
- * change between rounds. A failed one keeps its error for when the config
- * comes to run.
- */
-struct config_sel {
-	struct selection sel;
-	int r;
-	char err[512];
-	size_t n_run;	   /* tests it runs per iteration */
-	json_t *durations; /* its tests' durations from the durations file (test -> seconds), or NULL */
-	double median;	   /* of those, for a test the file does not know */
-	double hist;	   /* one iteration's tests by that history; < 0: the file says nothing of the config */
-};
-
-/* A test's history in the durations file, or the config's median for one it does not know; < 0: none. */
-static double hist_of_sel(const struct config_sel *cs, const char *test)
-{
-	json_t *v = json_object_get(cs->durations, test);
-
-	if (cs->hist < 0)
-		return -1;
-	return json_is_number(v) && json_number_value(v) >= 0 ? json_number_value(v) : cs->median;
-}
-
-/* cs's history from the durations file: hist and median, or hist -1 when it knows none of the config's tests. */
-static void sel_history(const struct run_opts *o, const struct run_config *cfg, struct config_sel *cs)
-{
-	struct shard_item *items = calloc(cs->n_run ? cs->n_run : 1, sizeof(*items));
-	size_t k = 0;
-
-	cs->hist = -1;
-	cs->durations = json_object_get(json_object_get(o->durations, "durations"), cfg->name);
-	if (!items || !cs->durations) {
-		free(items);
-		return;
-	}
-	for (size_t i = 0; i < cs->sel.n; i++)
-		if (cs->sel.v[i].state == SEL_RUN)
-			items[k++] = (struct shard_item){ cfg->name, cs->sel.v[i].name, 0 };
-	cs->median = shard_fill_durations(items, k, o->durations);
-	if (cs->median >= 0) {
-		cs->hist = 0;
-		for (size_t i = 0; i < k; i++)
-			cs->hist += items[i].seconds;
-	}
-	free(items);
-}
-
 static void select_config(const struct run_opts *o, const struct run_config *cfg, struct config_sel *cs)
 {
 	struct expunge_ctx ectx = o->ctx;
@@ -253,8 +167,6 @@ static void select_config(const struct run_opts *o, const struct run_config *cfg
 	cs->r = select_tests(o->fstests, cfg->fstype, o->plan, o->expunges, &ectx, &cs->sel, cs->err, sizeof(cs->err));
 	for (size_t i = 0; cs->r >= 0 && i < cs->sel.n; i++)
 		cs->n_run += cs->sel.v[i].state == SEL_RUN;
-	if (cs->r >= 0)
-		sel_history(o, cfg, cs);
 }
 
 /* This round's tests, and those a resumed run already has in it. */
@@ -262,8 +174,9 @@ static void count_round(struct run_ctx *c, const struct config_sel *cs)
 {
 	const struct run_opts *o = c->o;
 
+	double hist = 0;
+
 	c->total = c->done = 0;
-	c->hist_left = c->hist_done = c->actual_done = 0;
 	for (size_t i = 0; i < o->n_configs; i++) {
 		json_t *config = bundle_add_config(c->b, o->configs[i].name);
 
@@ -273,10 +186,7 @@ static void count_round(struct run_ctx *c, const struct config_sel *cs)
 
 		c->total += cs[i].n_run * iters;
 		/* an estimate only when the durations file knows every config */
-		if (cs[i].r < 0 || cs[i].hist < 0 || c->hist_left < 0)
-			c->hist_left = -1;
-		else
-			c->hist_left += cs[i].hist * iters;
+		hist = cs[i].hc.total < 0 || hist < 0 ? -1 : hist + cs[i].hc.total * iters;
 		for (unsigned k = 0; k < iters; k++) {
 			json_t *it = bundle_find_iteration(config, c->base + k);
 			char **left = NULL;
@@ -289,9 +199,7 @@ static void count_round(struct run_ctx *c, const struct config_sel *cs)
 			}
 		}
 	}
-	/* resumed: what is left of it, in proportion */
-	if (c->hist_left > 0 && c->total)
-		c->hist_left *= (double)(c->total - c->done) / (double)c->total;
+	history_round(&c->hist, hist, c->done, c->total);
 }
 
 static int run_one_config(struct run_ctx *c, const struct config_sel *cs, char *err, size_t es)
@@ -518,8 +426,10 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 
 	struct config_sel *cs = calloc(o->n_configs ? o->n_configs : 1, sizeof(*cs));
 
-	if (!cs)
+	if (!cs || history_init(&c.hist, o->durations) < 0) {
+		free(cs);
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < o->n_configs; i++)
 		select_config(o, &o->configs[i], &cs[i]);
 	if (o->plan->coverage && o->plan->coverage[0]) {
@@ -530,23 +440,20 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 		if (r < 0) {
 			log_err("%s", err);
 			bundle_set(b, "error", json_string(err));
-			for (size_t i = 0; i < o->n_configs; i++)
-				selection_release(&cs[i].sel);
-			free(cs);
-			return r;
+			goto out;
 		}
 	}
-	if (o->plan->shards > 1 && (r = keep_shard(o, cs, b)) < 0) {
-		for (size_t i = 0; i < o->n_configs; i++)
-			selection_release(&cs[i].sel);
-		free(cs);
-		gcov_free(c.gcov);
-		return r;
-	}
+	if (o->plan->shards > 1 && (r = keep_shard(o, cs, b)) < 0)
+		goto out;
+	/* the tests this VM runs, by the durations file, for the progress lines' estimate */
+	for (size_t i = 0; i < o->n_configs; i++)
+		if (cs[i].r >= 0)
+			history_config(&c.hist, o->configs[i].name, &cs[i].sel, &cs[i].hc);
+		else
+			cs[i].hc.total = -1;
 	/* a round spans the most iterations any config runs (iterations.<config>) */
 	c.base = resume_base(b, plan_iterations_max(o->plan));
 	c.soak_t0 = started_at(b);
-	c.learned = json_object();
 	for (;;) {
 		count_round(&c, cs);
 		log_info(CONSOLE_PLAN "%zu tests to run (%zu configs x %u iterations)%s%s", c.total, o->n_configs,
@@ -587,10 +494,8 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 					log_info("config '%s' %s: %s", c.cfg->name, p > 0 ? "not run" : "failed", err);
 					bundle_config_status(c.config, p > 0 ? "notrun" : "error", err);
 					c.total -= cs[i].n_run * plan_iterations_for(o->plan, c.cfg->name);
-					if (c.hist_left > 0)
-						c.hist_left = fmax(
-							0, c.hist_left - cs[i].hist * plan_iterations_for(o->plan,
-													  c.cfg->name));
+					history_drop(&c.hist,
+						     cs[i].hc.total * plan_iterations_for(o->plan, c.cfg->name));
 					c.bad += p < 0;
 					bundle_write(b);
 					continue;
@@ -611,13 +516,14 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 		log_info("soak: round %u done, starting the next", rounds);
 		c.base += plan_iterations_max(o->plan);
 	}
+	if (soak_active(o->plan))
+		bundle_set(b, "soak", json_pack("{s:i, s:s?}", "rounds", (int)rounds, "stopped_by", c.stopped_by));
+	*ret_bad = c.bad;
+out:
 	for (size_t i = 0; i < o->n_configs; i++)
 		selection_release(&cs[i].sel);
 	free(cs);
 	gcov_free(c.gcov);
-	json_decref(c.learned);
-	if (soak_active(o->plan))
-		bundle_set(b, "soak", json_pack("{s:i, s:s?}", "rounds", (int)rounds, "stopped_by", c.stopped_by));
-	*ret_bad = c.bad;
+	history_release(&c.hist);
 	return r;
 }
