@@ -98,6 +98,18 @@ static void test_unmet(void **state)
 	r = roles_with(false, false);
 	assert_null(unmet(&c, &r, caps, opts, NULL, why)); /* the pool stands for scratch */
 	fs_config_release(&c);
+	/* ext4/encrypt: fscrypt's ciphers too (the shared test kernel has no XTS: ENOPKG at the first mkdir) */
+	{
+		json_t *enc = json_pack("{s:s, s:n, s:s}", "FS_ENCRYPTION", "y", "CRYPTO_XTS", "CRYPTO_CTS", "m");
+
+		r = roles_with(false, true);
+		assert_int_equal(catalog_load(CATALOG, "ext4/encrypt", &c, err, sizeof(err)), 0);
+		assert_string_equal(unmet(&c, &r, caps, enc, NULL, why), "kernel without CONFIG_CRYPTO_XTS");
+		json_object_set_new(enc, "CRYPTO_XTS", json_string("m"));
+		assert_null(unmet(&c, &r, caps, enc, NULL, why));
+		fs_config_release(&c);
+		json_decref(enc);
+	}
 	/* large block sizes: a kernel version, when it is known */
 	{
 		struct kver old, lbs;
