@@ -2,6 +2,7 @@
 /* timeout = auto: the rule of model/timeout.h, number by number. */
 #include "unit.h"
 #include "model/timeout.h"
+#include "model/fstests_vars.h"
 
 static void test_history(void **state)
 {
@@ -48,14 +49,14 @@ static void test_fstests_vars(void **state)
 	json_object_set_new(v, "SOAK_DURATION", json_string("bogus"));
 	assert_int_equal(timeout_auto(100, 1, v), 1000);
 	json_decref(v);
-	assert_true(timeout_parse_fstests_duration("90") == 90);
-	assert_true(timeout_parse_fstests_duration("2m") == 120);
-	assert_true(timeout_parse_fstests_duration("1w") == 604800);
-	assert_true(timeout_parse_fstests_duration("2x") < 0);
-	assert_true(timeout_parse_fstests_duration("2hh") < 0);
-	assert_true(timeout_parse_fstests_duration("-3") < 0);
-	assert_true(timeout_parse_fstests_duration("") < 0);
-	assert_true(timeout_parse_fstests_duration(NULL) < 0);
+	assert_true(fstests_duration_seconds("90") == 90);
+	assert_true(fstests_duration_seconds("2m") == 120);
+	assert_true(fstests_duration_seconds("1w") == 604800);
+	assert_true(fstests_duration_seconds("2x") < 0);
+	assert_true(fstests_duration_seconds("2hh") < 0);
+	assert_true(fstests_duration_seconds("-3") < 0);
+	assert_true(fstests_duration_seconds("") < 0);
+	assert_true(fstests_duration_seconds(NULL) < 0);
 }
 
 int main(void)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum var_kind { V_POSITIVE, V_UINT, V_DURATION, V_YESNO, V_ZEROONE, V_TRUEFALSE, V_WORD, V_OPTIONS, V_PATIENCE };
@@ -43,20 +44,30 @@ static bool digits(const char *s)
 	return true;
 }
 
-/* "90", "1.5", "2h", "0.5d": fstests' SOAK_DURATION (units m, h, d, w; seconds without) */
-static bool duration(const char *s)
+double fstests_duration_seconds(const char *s)
 {
-	size_t n = strspn(s, "0123456789"), f = 0;
+	static const struct {
+		char unit;
+		double seconds;
+	} units[] = { { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 }, { 'w', 604800 } };
+	size_t n = s ? strspn(s, "0123456789") : 0, f = 0;
+	double v;
 
 	if (!n)
-		return false;
+		return -1;
 	if (s[n] == '.') {
 		f = strspn(s + n + 1, "0123456789");
 		if (!f)
-			return false;
+			return -1;
 		n += f + 1;
 	}
-	return !s[n] || (strchr("mhdw", s[n]) && !s[n + 1]);
+	v = strtod(s, NULL);
+	if (!s[n])
+		return v;
+	for (size_t i = 0; i < ARRAY_SIZE(units) && !s[n + 1]; i++)
+		if (s[n] == units[i].unit)
+			return v * units[i].seconds;
+	return -1;
 }
 
 /* a program or a name: no spaces, nothing a shell or fstests' parser would read twice */
@@ -106,7 +117,7 @@ int fstests_var_check(const char *name, const char *value, char *why, size_t siz
 		switch (vars[i].kind) {
 		case V_POSITIVE: ok = digits(value) && strspn(value, "0") != strlen(value); break;
 		case V_UINT: ok = digits(value); break;
-		case V_DURATION: ok = duration(value); break;
+		case V_DURATION: ok = fstests_duration_seconds(value) >= 0; break;
 		case V_YESNO: ok = streq(value, "yes") || streq(value, "no"); break;
 		case V_ZEROONE: ok = streq(value, "0") || streq(value, "1"); break;
 		case V_TRUEFALSE: ok = streq(value, "true") || streq(value, "false"); break;

@@ -12,5 +12,11 @@
 
 #include <stddef.h>
 
+/*
+ * fstests' duration words (SOAK_DURATION: "90", "1.5", "2h", "0.5d"; units
+ * m, h, d, w, seconds without) in seconds; -1 when s is not one (or NULL).
+ */
+double fstests_duration_seconds(const char *s);
+
 /* Whether NAME=VALUE may be set; why says what is wrong otherwise. Returns 0 or -EINVAL. */
 int fstests_var_check(const char *name, const char *value, char *why, size_t size);

@@ -3,6 +3,7 @@
  * The automatic per-test time limit (see timeout.h).
  */
 #include "model/timeout.h"
+#include "model/fstests_vars.h"
 #include "util/macro.h"
 
 #include <math.h>
@@ -26,34 +27,13 @@ double timeout_scale(char *const *caps)
 	return scale < TIMEOUT_SCALE_MAX ? scale : TIMEOUT_SCALE_MAX;
 }
 
-double timeout_parse_fstests_duration(const char *s)
-{
-	char *end;
-	double v;
-
-	if (!s || !*s || !strchr("0123456789", *s))
-		return -1;
-	v = strtod(s, &end);
-	if (end == s || !isfinite(v))
-		return -1;
-	if (!*end)
-		return v;
-	if (end[1])
-		return -1;
-	switch (*end) {
-	case 'm': return v * 60;
-	case 'h': return v * 3600;
-	case 'd': return v * 86400;
-	case 'w': return v * 604800;
-	default: return -1;
-	}
-}
-
 unsigned timeout_auto(double history, double scale, const json_t *fstests)
 {
 	double t = history >= 0 && isfinite(history) ? fmax(TIMEOUT_FLOOR, TIMEOUT_MULTIPLE * history) : TIMEOUT_UNSEEN;
-	double factor = timeout_parse_fstests_duration(json_string_value(json_object_get(fstests, "TIME_FACTOR")));
-	double soak = timeout_parse_fstests_duration(json_string_value(json_object_get(fstests, "SOAK_DURATION")));
+	/* TIME_FACTOR is a whole number above 0, SOAK_DURATION a duration: both checked by fstests_var_check */
+	const char *tf = json_string_value(json_object_get(fstests, "TIME_FACTOR"));
+	double factor = tf ? strtod(tf, NULL) : 1;
+	double soak = fstests_duration_seconds(json_string_value(json_object_get(fstests, "SOAK_DURATION")));
 
 	t *= scale > 1 && isfinite(scale) ? scale : 1;
 	if (factor > 1)

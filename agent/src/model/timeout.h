@@ -33,6 +33,3 @@ double timeout_scale(char *const *caps);
  * string, may be NULL).
  */
 unsigned timeout_auto(double history, double scale, const json_t *fstests);
-
-/* fstests' duration words ("90", "1.5h", "2d", "1w") in seconds; -1 when not one. */
-double timeout_parse_fstests_duration(const char *s);
