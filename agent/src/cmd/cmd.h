@@ -32,3 +32,4 @@ int cmd_coverage(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
+int cmd_qualify(int argc, char **argv);

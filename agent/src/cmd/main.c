@@ -51,6 +51,7 @@ static const struct command commands[] = {
 	{ "compare", cmd_compare, "baseline bundles against candidate ones: regressions, flakes, rerun plan" },
 	{ "extract", cmd_extract, "read a run off a results disk image, trusting nothing on it" },
 	{ "watch", cmd_watch, "follow a run through its console log: progress, ETA, final status" },
+	{ "qualify", cmd_qualify, "a candidate kernel against its baseline, rerunning the undecided until decided" },
 	{ "reduce", cmd_reduce, "an order-dependent failure reduced to the tests before it that cause it" },
 	{ "unframe", cmd_unframe, "cut a framed document out of a console log" },
 	{ "version", cmd_version, "print the version" },

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/* qualify: the statistics against published values, and each verdict with the runs it asks for. */
+#include "unit.h"
+#include "analysis/qualify.h"
+#include "util/macro.h"
+#include "util/strv.h"
+
+#include <math.h>
+
+static void assert_near(double got, double want, double tol)
+{
+	if (fabs(got - want) > tol) {
+		fprintf(stderr, "got %.10g, want %.10g (+-%g)\n", got, want, tol);
+		fail();
+	}
+}
+
+static void test_stats(void **state)
+{
+	struct qualify_opts o;
+	double lo, hi;
+
+	(void)state;
+	qualify_opts_default(&o);
+	assert_near(qualify_z(0.05), 1.6448536, 1e-6);
+	assert_near(qualify_z(0.025), 1.9599640, 1e-6);
+	assert_near(qualify_z(0.5), 0, 1e-9);
+	/* 0.8^21 = 0.0092 <= 0.01 < 0.8^20 = 0.0115 */
+	assert_int_equal(qualify_clean_runs(&o, 1), 21);
+	assert_int_equal(qualify_clean_runs(&o, 2), 42);
+	o.miss = 0.05;
+	/* 0.8^14 = 0.044 <= 0.05 < 0.8^13 = 0.055 */
+	assert_int_equal(qualify_clean_runs(&o, 1), 14);
+	assert_int_equal(qualify_clean_runs(&o, 0.1), 2);
+	/* Newcombe (1998), Statistics in Medicine 17:873, table II, method 10: 56/70 - 48/80 */
+	qualify_diff_interval(48, 80, 56, 70, 1.959964, &lo, &hi);
+	assert_near(lo, 0.0524, 5e-5);
+	assert_near(hi, 0.3339, 5e-5);
+	/* ... and 9/10 - 3/10: 0.1705 to 0.8090 */
+	qualify_diff_interval(3, 10, 9, 10, 1.959964, &lo, &hi);
+	assert_near(lo, 0.1705, 5e-5);
+	assert_near(hi, 0.8090, 5e-5);
+	qualify_opts_default(&o);
+	assert_near(qualify_look_alpha(&o), 0.01 / 9, 1e-15);
+}
+
+/* A compare result's test: config xfs/4k, the counts of each side and compare's class. */
+static json_t *ctest(const char *test, const char *cls, int fb, int rb, int fk, int rk)
+{
+	return json_pack("{s:s, s:s, s:s, s:{s:i, s:i}, s:{s:i, s:i}, s:f, s:f, s:f}", "config", "xfs/4k", "test", test,
+			 "class", cls, "baseline", "runs", rb, "failures", fb, "candidate", "runs", rk, "failures", fk,
+			 "p_worse", 0.5, "p_better", 0.5, "p_adjusted", 0.5);
+}
+
+static json_t *find(json_t *judged, const char *test)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(judged, "tests"), i, t)
+		if (streq(json_string_value(json_object_get(t, "test")), test))
+			return t;
+	fail_msg("no %s", test);
+	return NULL;
+}
+
+static const char *verdict(json_t *judged, const char *test)
+{
+	return json_string_value(json_object_get(find(judged, test), "verdict"));
+}
+
+static long long want(json_t *judged, const char *test, const char *side)
+{
+	return json_integer_value(json_object_get(json_object_get(find(judged, test), "want"), side));
+}
+
+static void test_judge(void **state)
+{
+	struct qualify_opts o;
+	json_t *cmp = json_pack("{s:[]}", "tests"), *tests = json_object_get(cmp, "tests"), *j, *w;
+	char **next = NULL;
+	int n;
+
+	(void)state;
+	qualify_opts_default(&o);
+	json_array_append_new(tests, ctest("generic/001", "pass", 0, 3, 0, 21));	   /* clean: pass */
+	json_array_append_new(tests, ctest("generic/002", "pass", 0, 3, 0, 10));	   /* clean, too few */
+	json_array_append_new(tests, ctest("generic/003", "regression", 0, 30, 12, 30));   /* compare decided */
+	json_array_append_new(tests, ctest("generic/004", "failing", 3, 3, 21, 21));	   /* failing */
+	json_array_append_new(tests, ctest("generic/005", "failing", 2, 2, 21, 21));	   /* failing, too few */
+	json_array_append_new(tests, ctest("generic/006", "flaky", 10, 100, 11, 100));	   /* close rates */
+	json_array_append_new(tests, ctest("generic/007", "flaky", 0, 3, 2, 21));	   /* undecided */
+	json_array_append_new(tests, ctest("generic/008", "not-comparable", 0, 0, 0, 21)); /* not run */
+	j = qualify_judge(cmp, &o, NULL);
+	assert_non_null(j);
+	assert_string_equal(verdict(j, "generic/001"), "pass");
+	assert_string_equal(verdict(j, "generic/002"), "undecided");
+	assert_int_equal(want(j, "generic/002", "candidate"), 11);
+	assert_int_equal(want(j, "generic/002", "baseline"), 0);
+	assert_string_equal(verdict(j, "generic/003"), "regression");
+	assert_string_equal(verdict(j, "generic/004"), "failing");
+	assert_string_equal(verdict(j, "generic/005"), "undecided");
+	assert_int_equal(want(j, "generic/005", "baseline"), 1);
+	assert_int_equal(want(j, "generic/005", "candidate"), 0);
+	assert_string_equal(verdict(j, "generic/006"), "flaky");
+	assert_string_equal(verdict(j, "generic/007"), "undecided");
+	/* both sides to the larger's 21 and half again: 31 */
+	assert_int_equal(want(j, "generic/007", "baseline"), 28);
+	assert_int_equal(want(j, "generic/007", "candidate"), 10);
+	assert_true(json_integer_value(json_object_get(find(j, "generic/007"), "runs_to_decide")) > 21);
+	assert_string_equal(verdict(j, "generic/008"), "not-comparable");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "counts"), "undecided")), 3);
+	/* most serious first */
+	assert_string_equal(
+		json_string_value(json_object_get(json_array_get(json_object_get(j, "tests"), 0), "verdict")),
+		"regression");
+
+	/* the next round: the median want of the tests that want runs, within the share */
+	n = qualify_next(j, "candidate", 1000, &next);
+	assert_int_equal(n, 11);
+	assert_int_equal(strv_length(next), 2);
+	assert_string_equal(next[0], "xfs/4k\x1fgeneric/002");
+	strv_free(next);
+	n = qualify_next(j, "baseline", 1000, &next);
+	assert_int_equal(n, 28);
+	assert_int_equal(strv_length(next), 2);
+	strv_free(next);
+	n = qualify_next(j, "baseline", 20, &next);
+	assert_int_equal(n, 10);
+	strv_free(next);
+	n = qualify_next(j, "baseline", 1, &next);
+	assert_int_equal(n, 0);
+	assert_null(next);
+	json_decref(j);
+
+	/* a config's weight asks for that many more clean runs */
+	w = json_pack("{s:f}", "xfs/4k", 2.0);
+	j = qualify_judge(cmp, &o, w);
+	json_decref(w);
+	assert_string_equal(verdict(j, "generic/001"), "undecided");
+	assert_int_equal(want(j, "generic/001", "candidate"), 21);
+	json_decref(j);
+	json_decref(cmp);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_judge),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
