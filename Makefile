@@ -179,11 +179,11 @@ lint: | $(BUILD)/.packages-test
 		--inline-suppr -D_GNU_SOURCE -Iagent/src \
 		--library=tests/cppcheck-jansson.cfg agent/src tests/unit tests/host/mkhostile.c tests/fuzz
 	$(Q)shellcheck scripts/install-packages scripts/build-deps scripts/build-kernel scripts/debian-kernel \
-		scripts/debian-mirror scripts/fsagent-qemu scripts/lib/*.sh image/build image/customize image/cloud-disk image/mkinitramfs \
+		scripts/debian-mirror scripts/fsagent-qemu scripts/fsagent-qualify scripts/lib/*.sh image/build image/customize image/cloud-disk image/mkinitramfs \
 		tests/run-unit tests/vm/*.sh tests/check tests/vm/run tests/vm/cases/* tests/host/run tests/host/lib.sh \
 		tests/host/cases/* tests/kconfig/run tests/fixtures/*.sh tests/fixtures/capture tests/fixtures/capture-kmsg \
 		tests/bench/* tests/fuzz/run tests/lint-layers tests/lint-format .ci/run
-	$(Q)shellcheck -s sh tests/fake-fstests/check tests/fake-fstests/common/preamble
+	$(Q)shellcheck -s sh tests/fake-fstests/check tests/fake-fstests/common/preamble tests/fake-fstests/common/rate
 
 check: $(BUILD)/.packages-test
 	$(Q)tests/check
@@ -200,6 +200,7 @@ bench: $(BUILD)/fsagent $(BUILD)/host/fsagent | $(BUILD)/.packages-test
 	$(Q)tests/bench/image
 	$(Q)tests/bench/eta
 	$(Q)tests/bench/compare
+	$(Q)tests/bench/qualify
 	$(Q)tests/bench/coverage
 	$(Q)tests/bench/extract
 
