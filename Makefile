@@ -9,7 +9,8 @@
 #   make unit           unit tests only        make vmtest   VM tests only
 #   make lint           cppcheck + shellcheck  make bench    benchmarks (on demand)
 #   make fuzz           libFuzzer targets, FUZZ_TIME s each (600)   make fuzz-smoke  8 s each
-#   make image FSTESTS=DIR [KERNELS="DIR..."]   the VM image in build/image
+#   make image FSTESTS=SRC [KERNELS="DIR..."]   the VM image in build/image (fstests built from SRC)
+#   make run FSTESTS=SRC [RUN="fsagent-qemu options"]   the image when stale, a run, its report
 #   V=1                 show commands          SANITIZE=     (default address,undefined)
 
 -include config.mak
@@ -59,7 +60,7 @@ endif
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: FORCE all check fuzz fuzz-smoke fuzz-targets host-tools unit vmtest lint bench image clean distclean deps packages test-packages
+.PHONY: FORCE all check fuzz fuzz-smoke fuzz-targets host-tools unit vmtest lint bench image run clean distclean deps packages test-packages
 
 all: $(BUILD)/fsagent
 
@@ -179,19 +180,31 @@ lint: | $(BUILD)/.packages-test
 		--inline-suppr -D_GNU_SOURCE -Iagent/src \
 		--library=tests/cppcheck-jansson.cfg agent/src tests/unit tests/host/mkhostile.c tests/fuzz
 	$(Q)shellcheck scripts/install-packages scripts/build-deps scripts/build-kernel scripts/debian-kernel \
-		scripts/debian-mirror scripts/fsagent-qemu scripts/fsagent-qualify scripts/lib/*.sh image/build image/customize image/cloud-disk image/mkinitramfs \
+		scripts/debian-mirror scripts/fsagent-qemu scripts/fsagent-qualify scripts/lib/*.sh image/build image/build-fstests image/customize image/cloud-disk image/mkinitramfs \
 		tests/run-unit tests/vm/*.sh tests/check tests/vm/run tests/vm/cases/* tests/host/run tests/host/lib.sh \
 		tests/host/cases/* tests/kconfig/run tests/fixtures/*.sh tests/fixtures/capture tests/fixtures/capture-kmsg \
 		tests/bench/* tests/fuzz/run tests/lint-layers tests/lint-format .ci/run
-	$(Q)shellcheck -s sh tests/fake-fstests/check tests/fake-fstests/common/preamble tests/fake-fstests/common/rate
+	$(Q)shellcheck -s sh tests/fake-fstests/check tests/fake-fstests/common/preamble tests/fake-fstests/common/rate tests/fake-fstests/configure
 
 check: $(BUILD)/.packages-test
 	$(Q)tests/check
 
+FSTESTS_HINT = set FSTESTS= to fstests' source, a checkout or a git URL (git clone https://git.kernel.org/pub/scm/fs/xfs/xfstests-dev.git)
+IMAGE_ARGS = $(if $(XFSPROGS),--xfsprogs $(XFSPROGS)) $(if $(E2FSPROGS),--e2fsprogs $(E2FSPROGS)) \
+	$(if $(BTRFS_PROGS),--btrfs-progs $(BTRFS_PROGS)) $(foreach k,$(KERNELS),--kernel $(k)) $(FSTESTS)
+
 image: $(BUILD)/fsagent
-	$(Q)test -n "$(FSTESTS)" || { echo "make image: set FSTESTS=<a built fstests tree>" >&2; exit 2; }
+	$(Q)test -n "$(FSTESTS)" || { echo "make image: $(FSTESTS_HINT)" >&2; exit 2; }
 	$(Q)scripts/install-packages $(PKG_INSTALL) image
-	$(Q)image/build $(foreach k,$(KERNELS),--kernel $(k)) $(FSTESTS)
+	$(Q)image/build $(IMAGE_ARGS)
+
+# the main job: the image when missing or stale, then a run under QEMU and its report
+RUN ?= -c xfs/4k -g quick
+run: $(BUILD)/fsagent
+	$(Q)test -n "$(FSTESTS)" || { echo "make run: $(FSTESTS_HINT)" >&2; exit 2; }
+	$(Q)scripts/install-packages $(PKG_INSTALL) image
+	$(Q)image/build --if-stale $(IMAGE_ARGS)
+	$(Q)scripts/fsagent-qemu $(RUN)
 
 bench: $(BUILD)/fsagent $(BUILD)/host/fsagent | $(BUILD)/.packages-test
 	$(Q)tests/bench/run

@@ -5,6 +5,7 @@
  * Fisher's exact test with Holm's correction.
  */
 #include "analysis/compare.h"
+#include "analysis/provenance.h"
 #include "model/bundle.h"
 #include "model/result.h"
 #include "util/fileio.h"
@@ -30,8 +31,9 @@ struct entry {
 
 struct side_info {
 	unsigned bundles;
-	json_t *kernels; /* release -> bundles */
-	json_t *paths;	 /* the bundles read */
+	json_t *kernels;   /* release -> bundles */
+	json_t *paths;	   /* the bundles read */
+	json_t *userspace; /* distinct provenance summaries of its bundles */
 };
 
 struct compare {
@@ -51,6 +53,7 @@ int compare_new(struct compare **ret)
 	for (int s = 0; s < 2; s++) {
 		c->side[s].kernels = json_object();
 		c->side[s].paths = json_array();
+		c->side[s].userspace = json_array();
 	}
 	*ret = c;
 	return 0;
@@ -69,6 +72,7 @@ void compare_free(struct compare *c)
 	for (int s = 0; s < 2; s++) {
 		json_decref(c->side[s].kernels);
 		json_decref(c->side[s].paths);
+		json_decref(c->side[s].userspace);
 	}
 	free(c);
 }
@@ -139,6 +143,9 @@ static int on_bundle(void *ctx, json_t *doc)
 	k = json_object_get(c->side[c->cur].kernels, rel);
 	json_object_set_new(c->side[c->cur].kernels, rel, json_integer(k ? json_integer_value(k) + 1 : 1));
 	c->side[c->cur].bundles++;
+	/* bounded: a thousand bundles of a thousand images say no more than 64 */
+	if (json_is_object(json_object_get(doc, "userspace")) && json_array_size(c->side[c->cur].userspace) < 64)
+		provenance_add(c->side[c->cur].userspace, provenance_summary(json_object_get(doc, "userspace")));
 	return 0;
 }
 
@@ -435,6 +442,11 @@ json_t *compare_result(struct compare *c, double alpha)
 			alpha, "baseline", "bundles", (int)c->side[0].bundles, "kernels", c->side[0].kernels, "paths",
 			c->side[0].paths, "candidate", "bundles", (int)c->side[1].bundles, "kernels",
 			c->side[1].kernels, "paths", c->side[1].paths, "counts", counts, "tests", tests);
+	if (doc)
+		json_object_set_new(doc, "userspace",
+				    json_pack("{s:O, s:O, s:o}", "baseline", c->side[0].userspace, "candidate",
+					      c->side[1].userspace, "differs",
+					      provenance_diff(c->side[0].userspace, c->side[1].userspace)));
 	return doc;
 }
 

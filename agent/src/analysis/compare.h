@@ -61,6 +61,14 @@ double compare_fisher_greater(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
 #define COMPARE_MAX_DECIDE 10000
 uint64_t compare_runs_to_decide(uint64_t fb, uint64_t rb, uint64_t fk, uint64_t rk, double alpha);
 
+/*
+ * The result's "userspace": {baseline, candidate: the distinct userspace
+ * records of each side's bundles (analysis/provenance.h), differs: what
+ * differs between them}. Whether anything differs, and a warning naming it
+ * ("fstests v1 / v2; mkfs.xfs ...") into buf.
+ */
+bool compare_userspace_differs(json_t *result, char *buf, size_t size);
+
 /* The verdict classes, most serious first: the order of a result's tests and of its text. */
 #define COMPARE_CLASSES 6
 extern const char *const compare_classes[COMPARE_CLASSES];

@@ -15,8 +15,37 @@ static void side_text(json_t *side, FILE *out)
 	fprintf(out, "%llu/%llu failed", compare_num(side, "failures"), compare_num(side, "runs"));
 }
 
+static void join_values(json_t *vals, char *buf, size_t size, size_t *n)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(vals, i, v)
+		if (*n < size)
+			*n += (size_t)snprintf(buf + *n, size - *n, "%s%s", i ? ", " : "", json_string_value(v));
+}
+
+bool compare_userspace_differs(json_t *res, char *buf, size_t size)
+{
+	json_t *d = json_object_get(json_object_get(res, "userspace"), "differs"), *x;
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	json_array_foreach(d, i, x) {
+		if (n < size)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s: baseline ", i ? "; " : "",
+					      compare_str(x, "what"));
+		join_values(json_object_get(x, "baseline"), buf, size, &n);
+		if (n < size)
+			n += (size_t)snprintf(buf + n, size - n, ", candidate ");
+		join_values(json_object_get(x, "candidate"), buf, size, &n);
+	}
+	return json_array_size(d) > 0;
+}
+
 void compare_text(json_t *res, FILE *out)
 {
+	char us[1024];
 	json_t *t, *cnt = json_object_get(res, "counts");
 	size_t i;
 
@@ -24,6 +53,8 @@ void compare_text(json_t *res, FILE *out)
 		compare_num(json_object_get(res, "baseline"), "bundles"),
 		compare_num(json_object_get(res, "candidate"), "bundles"),
 		json_real_value(json_object_get(res, "alpha")));
+	if (compare_userspace_differs(res, us, sizeof(us)))
+		fprintf(out, "warning: the sides ran different userspace, which may explain a difference: %s\n", us);
 	for (size_t k = 0; k < ARRAY_SIZE(compare_classes); k++)
 		fprintf(out, "%s%s %llu", k ? ", " : "", compare_classes[k], compare_num(cnt, compare_classes[k]));
 	fputc('\n', out);
@@ -188,7 +219,17 @@ void compare_html(json_t *res, FILE *out)
 		json_real_value(json_object_get(res, "alpha")));
 	for (size_t k = 0; k < ARRAY_SIZE(compare_classes); k++)
 		fprintf(out, "%s%s: %llu", k ? ", " : "", compare_classes[k], compare_num(cnt, compare_classes[k]));
-	fputs("</p>\n<table><tr><th>class</th><th>config</th><th>test</th><th>baseline failed</th>"
+	fputs("</p>\n", out);
+	{
+		char us[1024];
+
+		if (compare_userspace_differs(res, us, sizeof(us))) {
+			fputs("<p><b>The sides ran different userspace</b>, which may explain a difference: ", out);
+			html_escape(out, us);
+			fputs("</p>\n", out);
+		}
+	}
+	fputs("<table><tr><th>class</th><th>config</th><th>test</th><th>baseline failed</th>"
 	      "<th>candidate failed</th><th>p</th><th>adjusted p</th><th>why</th></tr>\n",
 	      out);
 	json_array_foreach(json_object_get(res, "tests"), i, t) {

@@ -79,8 +79,14 @@ void qualify_text(json_t *doc, FILE *out)
 	fprintf(out, "\nalpha %g over %llu looks, regressions of %g%% or more missed at most %g%% of the time\n",
 		real(doc, "alpha"), compare_num(doc, "rounds_max") + 1, real(doc, "min_rate") * 100,
 		real(doc, "miss") * 100);
-	json_array_foreach(json_object_get(doc, "rounds"), i, r) {
+	{
+		char us[1024];
 
+		if (compare_userspace_differs(doc, us, sizeof(us)))
+			fprintf(out, "warning: the sides ran different userspace, which may explain a difference: %s\n",
+				us);
+	}
+	json_array_foreach(json_object_get(doc, "rounds"), i, r) {
 		fputs("round ", out);
 		qualify_round_text(r, out);
 		fputc('\n', out);

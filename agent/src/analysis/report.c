@@ -3,6 +3,7 @@
  * Bundle summaries (see report.h).
  */
 #include "analysis/report.h"
+#include "analysis/provenance.h"
 #include "model/bundle.h"
 #include "model/result.h"
 #include "util/macro.h"
@@ -34,6 +35,9 @@ void report_text(json_t *b, FILE *out)
 		json_is_string(json_object_get(json_object_get(b, "plan"), "seed"))
 			? str(json_object_get(b, "plan"), "seed")
 			: "none (fixed order)");
+	fputs("userspace: ", out);
+	provenance_text(json_object_get(b, "userspace"), out);
+	fputc('\n', out);
 	json_array_foreach(json_object_get(b, "configs"), i, c) {
 		unsigned counts[TS_MAX] = { 0 };
 

@@ -303,6 +303,7 @@ static int open_run(struct session *s, struct plan *plan, struct bundle *b, char
 			return r;
 		}
 		bundle_set(b, "caps", json_incref(s->inv->doc));
+		bundle_set(b, "userspace", json_incref(json_object_get(s->inv->doc, "userspace")));
 		s->pg.boots = 1;
 		return 0;
 	}

@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <errno.h>
+#include <string.h>
 
 int cmd_compare(int argc, char **argv)
 {
@@ -22,6 +23,7 @@ int cmd_compare(int argc, char **argv)
 		{ "html", required_argument, NULL, 'H' },
 		{ "rerun-plan", required_argument, NULL, 'p' },
 		{ "rerun-runs", required_argument, NULL, 'n' },
+		{ "strict", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -30,7 +32,7 @@ int cmd_compare(int argc, char **argv)
 	json_auto_t *res = NULL;
 	double alpha = 0.05;
 	unsigned long long rerun = 20;
-	bool have[2] = { false, false };
+	bool have[2] = { false, false }, strict = false;
 	char err[1024] = "";
 	int c, r;
 
@@ -66,6 +68,7 @@ int cmd_compare(int argc, char **argv)
 		case 'j': json_out = optarg; break;
 		case 'H': html_out = optarg; break;
 		case 'p': plan_out = optarg; break;
+		case 's': strict = true; break;
 		case 'n':
 			if (fileio_parse_u64(optarg, &rerun) < 0 || rerun < 1 || rerun > 100000) {
 				log_err("--rerun-runs: '%s' is not a number from 1 to 100000", optarg);
@@ -76,7 +79,7 @@ int cmd_compare(int argc, char **argv)
 		case 'h':
 			printf("usage: fsagent compare --baseline DIR... --candidate DIR... [--alpha P]\n"
 			       "                       [--json FILE] [--html FILE] [--rerun-plan FILE [--rerun-runs "
-			       "N]]\n"
+			       "N]] [--strict]\n"
 			       "Which failures did the candidate cause? DIR: a bundle, or a directory holding\n"
 			       "bundles (searched 4 levels down); each option may be given again. Per config\n"
 			       "and test: runs, failures and failure rate on both sides, and a class:\n"
@@ -85,7 +88,9 @@ int cmd_compare(int argc, char **argv)
 			       "run on one side, or too few runs to reach alpha), pass. The text goes to\n"
 			       "stdout; --json and --html write the result and a self-contained page;\n"
 			       "--rerun-plan writes a plan of the candidate's failures and flakes to run on the\n"
-			       "baseline N times (default 20; fsagent-qemu --plan FILE).\n"
+			       "baseline N times (default 20; fsagent-qemu --plan FILE). When the sides' bundles\n"
+			       "record different userspace (fstests, image, mkfs and other tools' versions)\n"
+			       "it warns; --strict refuses to compare them.\n"
 			       "Exit status: 0 no regression, 1 regressions (or an error), 2 bad usage.\n");
 			compare_free(cmp);
 			return 0;
@@ -101,6 +106,16 @@ int cmd_compare(int argc, char **argv)
 	compare_free(cmp);
 	if (!res)
 		return 1;
+	if (strict) {
+		char us[1024];
+
+		if (compare_userspace_differs(res, us, sizeof(us))) {
+			log_printable(us, strlen(us));
+			log_err("--strict: the sides ran different userspace (%s); compare bundles of one userspace",
+				us);
+			return 1;
+		}
+	}
 	print_printable(compare_text, res);
 	if (json_out && write_output(json_out, res, dump_json) < 0)
 		return 1;

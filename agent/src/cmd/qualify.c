@@ -666,6 +666,7 @@ static json_t *outcome(struct qualify_run *q, json_t *cmp, json_t *judged, const
 	json_object_set(doc, "counts", json_object_get(judged, "counts"));
 	json_object_set(doc, "tests", json_object_get(judged, "tests"));
 	json_object_set_new(doc, "weights", json_deep_copy(q->weights));
+	json_object_set(doc, "userspace", json_object_get(cmp, "userspace"));
 	return doc;
 }
 

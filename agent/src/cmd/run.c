@@ -9,6 +9,7 @@
 #include "run/runner.h"
 #include "util/strv.h"
 #include "machine/inventory.h"
+#include "machine/userspace.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/macro.h"
@@ -150,8 +151,10 @@ int cmd_run(int argc, char **argv)
 		log_err("create bundle in '%s' failed: %s", results, strerror(-r));
 		goto out;
 	}
-	/* the machine it ran on, as the boot session records it */
+	/* the machine it ran on, as the boot session records it, and the userspace (fsagent compare weighs it) */
+	userspace_add_fstests(json_object_get(inv.doc, "userspace"), abs_fstests);
 	bundle_set(&b, "caps", json_incref(inv.doc));
+	bundle_set(&b, "userspace", json_incref(json_object_get(inv.doc, "userspace")));
 	{
 		_cleanup_free_ char *fstype = strndup(config, strcspn(config, "/"));
 		char **caps = inventory_cap_names(&inv);

@@ -3,6 +3,8 @@
  * Assembles caps.json from caps.c, devices.c and roles.c (see inventory.h).
  */
 #include "machine/inventory.h"
+#include "machine/userspace.h"
+#include "util/sysroot.h"
 #include "util/strv.h"
 #include "util/version.h"
 
@@ -40,6 +42,7 @@ int inventory_build(struct modules *mods, const struct roles_request *req, struc
 	json_object_update(inv.doc, caps);
 	json_decref(caps);
 	json_object_set_new(inv.doc, "devices", devices_to_json(&inv.devs));
+	json_object_set_new(inv.doc, "userspace", userspace_collect());
 	set_roles(&inv, req);
 	*ret = inv;
 	return 0;
@@ -49,6 +52,11 @@ void inventory_update(struct inventory *inv, const struct roles_request *req)
 {
 	json_object_set_new(inv->doc, "devices", devices_to_json(&inv->devs));
 	json_object_set_new(inv->doc, "filesystems", caps_filesystems_json(inv->mods));
+	/* once, or again after the switch to the image's root, where image/build's record is */
+	if (!json_object_get(inv->doc, "userspace") ||
+	    (!json_object_get(json_object_get(inv->doc, "userspace"), "image_id") &&
+	     sysroot_exists("%s", USERSPACE_FILE)))
+		json_object_set_new(inv->doc, "userspace", userspace_collect());
 	set_roles(inv, req);
 }
 
