@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Reading a bundle back: a human summary (counts per status per config,
- * failures with reasons, flaky tests, kernel findings, lockdep coverage)
- * and a JUnit XML export for CI systems. Pure functions over a bundle
- * read whole by bundle_load().
+ * failures with reasons, flaky tests, kernel findings, lockdep coverage).
+ * Pure functions over a bundle read whole by bundle_load(); JUnit is
+ * junit.h's.
  */
 #pragma once
 
@@ -11,7 +11,6 @@
 #include <stdio.h>
 
 void report_text(json_t *bundle, FILE *out);
-void report_junit(json_t *bundle, FILE *out);
 
 /*
  * Add a bundle (read whole by bundle_load) to agg: per config and test,

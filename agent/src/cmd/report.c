@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * fsagent report: a bundle summarised, or as JSON or JUnit.
+ * fsagent report: a bundle summarised, or as JSON, or as JUnit in check's shape.
  */
 #include "cmd/cmd.h"
 #include "model/bundle.h"
+#include "analysis/junit.h"
 #include "analysis/reduce.h"
 #include "analysis/report.h"
+#include "model/fstests_config.h"
+#include "model/result.h"
+#include "util/fileio.h"
 #include "util/log.h"
+#include "util/macro.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -47,16 +52,101 @@ static void print_reductions(const char *bundle)
 	json_decref(doc);
 }
 
+/*
+ * The fstests config the run wrote beside the bundle, as sections; NULL when
+ * there is none, or (said once) when it is not what fsagent writes.
+ */
+static json_t *load_sections(const char *bundle)
+{
+	_cleanup_free_ char *text = NULL;
+	char path[PATH_MAX], err[512];
+	json_t *sections = NULL;
+	size_t len;
+	int r;
+
+	if (snprintf(path, sizeof(path), "%.*s/%s", (int)bundle_dir_len(bundle), bundle, FSTESTS_CONFIG_FILE) >=
+	    (int)sizeof(path))
+		return NULL;
+	r = fileio_read_regular(path, FSTESTS_CONFIG_MAX, &text, &len);
+	if (r == -ENOENT)
+		return NULL;
+	if (r < 0) {
+		log_warn("%s: %s: JUnit goes without the section variables", path, strerror(-r));
+		return NULL;
+	}
+	if (memchr(text, '\0', len) || fstests_config_parse(text, path, &sections, err, sizeof(err)) < 0) {
+		log_warn("%s: JUnit goes without the section variables", memchr(text, '\0', len) ? path : err);
+		return NULL;
+	}
+	return sections;
+}
+
+/* One results.xml per config, where xfstests-bld keeps them: DIR/FS/results-NAME/results.xml. */
+static int write_xunit_dir(json_t *b, json_t *sections, const char *dir)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(b, "configs"), i, c) {
+		const char *name = json_string_value(json_object_get(c, "name"));
+		_cleanup_free_ char *text = NULL;
+		char sub[PATH_MAX], path[PATH_MAX + 16];
+		size_t len = 0;
+		FILE *m;
+		int r;
+
+		if (!name || !config_name_ok(name))
+			continue; /* the loader refuses these; never a path of one */
+		if (snprintf(sub, sizeof(sub), "%s/%.*s/results-%s", dir, (int)strcspn(name, "/"), name,
+			     strchr(name, '/') + 1) >= (int)sizeof(sub))
+			return -ENAMETOOLONG;
+		m = open_memstream(&text, &len);
+		if (!m)
+			return -ENOMEM;
+		r = junit_config_suite(b, sections, i, m);
+		if (fclose(m) != 0 || r < 0)
+			return r < 0 ? r : -ENOMEM;
+		snprintf(path, sizeof(path), "%s/results.xml", sub);
+		r = fileio_mkdir_p(sub);
+		if (r == 0)
+			r = fileio_write_atomic(path, text, len);
+		if (r < 0) {
+			log_err("write '%s' failed: %s", path, strerror(-r));
+			return r;
+		}
+	}
+	return 0;
+}
+
+static int write_junit(json_t *b, json_t *sections, const char *path)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int r;
+
+	if (!m)
+		return -ENOMEM;
+	junit_suites(b, sections, m);
+	if (fclose(m) != 0)
+		return -ENOMEM;
+	r = fileio_write_atomic(path, text, len);
+	if (r < 0)
+		log_err("write '%s' failed: %s", path, strerror(-r));
+	return r;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "junit", required_argument, NULL, 'j' },
+		{ "xunit-dir", required_argument, NULL, 'x' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	const char *junit = NULL;
-	json_auto_t *b = NULL;
+	const char *junit = NULL, *xunit_dir = NULL;
+	json_auto_t *b = NULL, *sections = NULL;
 	bool as_json = false;
 	char err[1024];
 	int c;
@@ -64,19 +154,23 @@ int cmd_report(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': junit = optarg; break;
+		case 'x': xunit_dir = optarg; break;
 		case 'J': as_json = true; break;
 		case 'h':
-			printf("usage: fsagent report BUNDLE [--junit FILE] [--json]\n"
+			printf("usage: fsagent report BUNDLE [--junit FILE] [--xunit-dir DIR] [--json]\n"
 			       "Summarise a run (BUNDLE: its bundle.json or directory): counts per status per\n"
-			       "config, failures with reasons, flaky tests, kernel findings, lockdep coverage;\n"
-			       "--junit writes JUnit XML too; --json prints the whole bundle instead, each\n"
-			       "iteration's test records folded in from its journal.\n");
+			       "config, failures with reasons, flaky tests, kernel findings, lockdep coverage.\n"
+			       "--junit FILE writes JUnit XML in fstests' own shape (check -R xunit), a\n"
+			       "<testsuite> per config and iteration under <testsuites>; --xunit-dir DIR writes\n"
+			       "one results.xml per config as xfstests-bld keeps them (DIR/FS/results-NAME/),\n"
+			       "for its gen_results_summary and get_stats.py; --json prints the whole bundle\n"
+			       "instead, each iteration's test records folded in from its journal.\n");
 			return 0;
 		default: return 2;
 		}
 	}
 	if (optind != argc - 1) {
-		log_err("usage: fsagent report BUNDLE [--junit FILE] [--json]");
+		log_err("usage: fsagent report BUNDLE [--junit FILE] [--xunit-dir DIR] [--json]");
 		return 2;
 	}
 	if (bundle_load(argv[optind], &b, err, sizeof(err)) < 0) {
@@ -90,15 +184,11 @@ int cmd_report(int argc, char **argv)
 		print_printable(report_text, b);
 		print_reductions(argv[optind]);
 	}
-	if (junit) {
-		FILE *f = fopen(junit, "we");
-
-		if (!f) {
-			log_err("open '%s' failed: %s", junit, strerror(errno));
-			return 1;
-		}
-		report_junit(b, f);
-		fclose(f);
-	}
+	if (junit || xunit_dir)
+		sections = load_sections(argv[optind]);
+	if (junit && write_junit(b, sections, junit) < 0)
+		return 1;
+	if (xunit_dir && write_xunit_dir(b, sections, xunit_dir) < 0)
+		return 1;
 	return 0;
 }
