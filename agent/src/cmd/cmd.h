@@ -28,6 +28,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_upkeep(int argc, char **argv);
 int cmd_durations(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
