@@ -34,7 +34,8 @@ static void test_values(void **state)
 				 "fsagent.dev.pool=vdd,vde,label:p3 fsagent.wipe=vdc,serial:x "
 				 "fsagent.action=reboot fsagent.udev=0 fsagent.fs=xfs,ext4 "
 				 "fsagent.modules=dm_flakey \"fsagent.hostname=vm-1\" fsagent.loglevel=3 "
-				 "fsagent.root=LABEL=fsagent-root fsagent.pmem=fsdax fsagent.dev.dax_test=/dev/pmem0",
+				 "fsagent.root=LABEL=fsagent-root fsagent.pmem=fsdax fsagent.dev.dax_test=/dev/pmem0 "
+				 "fsagent.shell=1",
 				 &c, err, sizeof(err)),
 			 0);
 	assert_string_equal(c.role_spec[ROLE_TEST], "serial:abc");
@@ -50,6 +51,7 @@ static void test_values(void **state)
 	assert_string_equal(c.root, "LABEL=fsagent-root");
 	assert_true(c.pmem_fsdax);
 	assert_string_equal(c.role_spec[ROLE_DAX_TEST], "/dev/pmem0");
+	assert_true(c.shell);
 	boot_config_release(&c);
 }
 
@@ -88,6 +90,7 @@ static void test_errors(void **state)
 	expect_error("fsagent.udev=yes", "key 'fsagent.udev'");
 	expect_error("fsagent.loglevel=9", "key 'fsagent.loglevel'");
 	expect_error("fsagent.pmem=devdax", "key 'fsagent.pmem': 'devdax' is not fsdax or keep");
+	expect_error("fsagent.shell=yes", "key 'fsagent.shell': 'yes' is not 0 or 1");
 	expect_error("fsagent.wipe=vdb,,vdc", "key 'fsagent.wipe': empty list item");
 	expect_error("fsagent.fs=", "key 'fsagent.fs': empty list item");
 	expect_error("fsagent.action", "key 'fsagent.action': missing '=value'");

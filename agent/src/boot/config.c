@@ -161,6 +161,14 @@ static int parse_one(struct boot_config *c, const char *key, const char *val, ch
 		c->pmem_fsdax = streq(val, "fsdax");
 		return 0;
 	}
+	if (streq(k, "shell")) {
+		if (!streq(val, "0") && !streq(val, "1")) {
+			snprintf(err, es, "key '%s': '%s' is not 0 or 1", key, val);
+			return -EINVAL;
+		}
+		c->shell = streq(val, "1");
+		return 0;
+	}
 	if (streq(k, "loglevel")) {
 		if (strlen(val) != 1 || val[0] < '0' || val[0] > '3') {
 			snprintf(err, es, "key '%s': '%s' is not 0..3", key, val);

@@ -16,6 +16,8 @@
  *   fsagent.hostname=NAME     fsagent.loglevel=0..3   fsagent.udev=auto|0|1
  *   fsagent.fstests=DIR       fsagent.catalog=DIR     (image layout overrides)
  *   fsagent.pmem=fsdax|keep   make blank raw pmem namespaces fsdax (machine/pmem.h)
+ *   fsagent.shell=1|0         the plan's first config prepared, then a root shell on
+ *                             the console in the fstests tree (boot/shell.h)
  *   fsagent.root=SPEC         the root disk to switch to from the initramfs
  *                             (LABEL=L, UUID=U or /dev/...; switchroot.h)
  *   fsagent.<plan key>=VALUE  any run plan key (plan.h), e.g. fsagent.seed=42
@@ -43,6 +45,7 @@ struct boot_config {
 	enum boot_action action;
 	enum udev_mode udev;
 	bool pmem_fsdax;
+	bool shell;
 	int loglevel;
 	/* fsagent.<plan key>=<value> words, applied over the plan file later */
 	const char **plan_keys, **plan_values;

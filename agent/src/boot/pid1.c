@@ -404,7 +404,10 @@ _noreturn_ void pid1_main(void)
 
 	/* caps.json first: whatever the run does, the inventory is on the disk */
 	finish_write_documents(&g, NULL, false);
-	r = session_run(&g.cfg, &g.inv, RESULTS_MNT, udev_wait, g.session_summary, sizeof(g.session_summary));
+	if (g.cfg.shell)
+		r = session_shell(&g.cfg, &g.inv, RESULTS_MNT, udev_wait, g.session_summary, sizeof(g.session_summary));
+	else
+		r = session_run(&g.cfg, &g.inv, RESULTS_MNT, udev_wait, g.session_summary, sizeof(g.session_summary));
 	/* no run (or none that got that far): settled all the same */
 	udev_wait();
 	timeline_mark(&g.timeline, "run_done");

@@ -13,6 +13,7 @@
 #include "model/plan.h"
 #include "model/plan_resolve.h"
 #include "boot/results.h"
+#include "boot/shell.h"
 #include "run/run.h"
 #include "run/runner.h"
 #include "util/fileio.h"
@@ -537,4 +538,85 @@ out:
 	bundle_release(&b);
 	plan_release(&plan);
 	return r;
+}
+
+/* The shell's lines: config, devices, how to run a test, how to leave. */
+static void shell_banner(const struct session *s, const char *status, char *buf, size_t size)
+{
+	if (!s->n)
+		snprintf(buf, size,
+			 "fsagent shell: no config in the plan (fsagent-qemu -c CONFIG --shell); exit powers off");
+	else
+		snprintf(buf, size,
+			 "fsagent shell: config %s, section %s (HOST_OPTIONS=%s)\r\n"
+			 "fsagent shell: %s\r\n"
+			 "fsagent shell: ./check generic/001 runs a test; exit powers off",
+			 s->fsc[0].name, s->rc[0].section, s->config_files[0], status);
+}
+
+int session_shell(const struct boot_config *cfg, struct inventory *inv, const char *results, void (*settle)(void),
+		  char *summary, size_t ss)
+{
+	static const char head[] = "# written by fsagent for a shell\n";
+	struct session s = {
+		.cfg = cfg, .inv = inv, .results = results, .catalog = cfg->catalog ? cfg->catalog : SESSION_CATALOG
+	};
+	const char *fstests = cfg->fstests ? cfg->fstests : SESSION_FSTESTS;
+	char err[512] = "", why[512] = "", banner[1536], hopt[PATH_MAX + 16], ps1[128], cfgenv[96], **sections = NULL;
+	const char *env[4] = { NULL };
+	struct plan plan;
+	int r;
+
+	r = plan_init(&plan);
+	if (r < 0)
+		return r;
+	s.plan = &plan;
+	snprintf(s.pg.dir, sizeof(s.pg.dir), "%s/shell", results);
+	snprintf(s.host_options, sizeof(s.host_options), "%s/fstests.config", FSAGENT_RUN_DIR);
+	fileio_mkdir_p(s.pg.dir);
+	fileio_mkdir_p(FSAGENT_RUN_DIR);
+	fileio_write_atomic(s.host_options, head, strlen(head));
+	r = load_plan(&plan, cfg, results, err, sizeof(err));
+	if (r == 0)
+		r = load_configs(&s, &sections, err, sizeof(err));
+	if (settle)
+		settle();
+	if (r < 0) {
+		snprintf(why, sizeof(why), "the plan: %s", err);
+		s.n = 0;
+	} else if (s.n) {
+		/* the first config, prepared as a run prepares it, its test device then mounted to look at */
+		r = prepare(&s, &s.rc[0], err, sizeof(err));
+		if (r == 0) {
+			const struct role_slot *test = roles_get(&inv->roles, catalog_test_role(&s.fsc[0]));
+
+			r = mount_device(test->dev->devnode, "/mnt/test", s.fsc[0].fstype, NULL);
+			snprintf(why, sizeof(why), "TEST_DEV %s formatted (%s)%s", test->dev->devnode, s.fsc[0].fstype,
+				 r == 0 ? " and mounted on /mnt/test" : ", check mounts it");
+		} else {
+			snprintf(why, sizeof(why), "config %s not prepared: %s", s.fsc[0].name,
+				 *err ? err : strerror(-r));
+		}
+		snprintf(hopt, sizeof(hopt), "HOST_OPTIONS=%s", s.config_files[0]);
+		snprintf(cfgenv, sizeof(cfgenv), "FSAGENT_CONFIG=%s", s.fsc[0].name);
+		env[0] = hopt;
+		env[1] = cfgenv;
+	}
+	snprintf(ps1, sizeof(ps1), "PS1=fsagent %s:\\w# ", s.n ? s.rc[0].section : "");
+	env[s.n ? 2 : 0] = ps1;
+	shell_banner(&s, why, banner, sizeof(banner));
+	if (!s.n && *why)
+		snprintf(banner + strlen(banner), sizeof(banner) - strlen(banner), "\r\nfsagent shell: %s", why);
+	r = shell_run(access(fstests, X_OK) == 0 ? fstests : "/", env, banner);
+	mount_umount("/mnt/test");
+	mount_umount("/mnt/scratch");
+	snprintf(summary, ss, "shell: exit status %d", r);
+	for (size_t i = 0; s.fsc && i < s.n; i++)
+		fs_config_release(&s.fsc[i]);
+	free(s.fsc);
+	free(s.rc);
+	strv_free(s.config_files);
+	strv_free(sections);
+	plan_release(&plan);
+	return r < 0 ? r : 0;
 }

@@ -30,3 +30,14 @@
  */
 int session_run(const struct boot_config *cfg, struct inventory *inv, const char *results, void (*settle)(void),
 		char *summary, size_t size);
+
+/*
+ * fsagent.shell=1: the plan's first config prepared as a run prepares it
+ * (test device formatted, its fstests section written) and its test device
+ * mounted on /mnt/test, then a root shell on the console in the fstests tree
+ * with HOST_OPTIONS naming that section, so `./check generic/001` works as
+ * typed (boot/shell.h). Returns 0 once the shell exits, or -errno; summary
+ * says how it ended.
+ */
+int session_shell(const struct boot_config *cfg, struct inventory *inv, const char *results, void (*settle)(void),
+		  char *summary, size_t size);

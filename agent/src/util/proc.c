@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -37,6 +38,9 @@ static _noreturn_ void child(const struct proc *p, int errfd)
 	if (p->stdin_fd < 0)
 		nullfd = open("/dev/null", O_RDWR);
 	if (dup2(p->stdin_fd >= 0 ? p->stdin_fd : nullfd, 0) < 0)
+		goto fail;
+	/* an interactive shell's job control wants its terminal as the session's */
+	if (p->ctty && ioctl(0, TIOCSCTTY, 1) < 0)
 		goto fail;
 	if (p->stdout_fd >= 0 && dup2(p->stdout_fd, 1) < 0)
 		goto fail;

@@ -21,6 +21,7 @@ struct proc {
 	int stdout_fd;		 /* -1: inherit */
 	int stderr_fd;		 /* -1: inherit */
 	const char *cwd;	 /* NULL: inherit */
+	bool ctty;		 /* stdin (a terminal) becomes the new session's controlling terminal */
 	/* out */
 	pid_t pid;
 	int pidfd;
