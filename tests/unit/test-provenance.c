@@ -60,6 +60,17 @@ static void test_summary_and_diff(void **state)
 	fclose(f);
 	assert_string_equal(text, "fstests v1, image cccc; mkfs.xfs version 6.1.0, mke2fs 1.47.0 (5-Feb-2023)");
 	free(text);
+	/* tools built from source are named, with what they came from when known */
+	json_object_set_new(
+		x, "built_tools",
+		json_pack("{s:{s:s}, s:{s:n}}", "xfsprogs", "describe", "v6.12.0", "e2fsprogs", "describe"));
+	f = open_memstream(&text, &len);
+	provenance_text(x, f);
+	fclose(f);
+	assert_non_null(strstr(text, "; built from source: e2fsprogs, xfsprogs v6.12.0")
+				? strstr(text, "; built from source: e2fsprogs, xfsprogs v6.12.0")
+				: strstr(text, "; built from source: xfsprogs v6.12.0, e2fsprogs"));
+	free(text);
 	json_decref(x);
 	json_decref(b);
 	json_decref(c);

@@ -50,6 +50,18 @@ void provenance_text(json_t *us, FILE *out)
 		fprintf(out, "%s%s", first ? "; " : ", ", json_string_value(v));
 		first = false;
 	}
+	/* the tools built from source in place of Debian's, and from what */
+	first = true;
+	json_object_foreach(json_object_get(us, "built_tools"), k, v) {
+		const char *from = str(v, "describe") ?: str(v, "commit");
+
+		if (strlen(k) > 32)
+			continue;
+		fprintf(out, "%s%s", first ? "; built from source: " : ", ", k);
+		if (from && strlen(from) <= MAX_VALUE)
+			fprintf(out, " %s", from);
+		first = false;
+	}
 }
 
 /* The values field takes across a side's summaries (tool names: within "tools"). */
