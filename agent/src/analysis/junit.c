@@ -5,6 +5,7 @@
 #include "analysis/junit.h"
 #include "model/result.h"
 #include "util/macro.h"
+#include "util/utctime.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -58,15 +59,13 @@ static void cdata(FILE *out, const char *tag, const char *s)
 /* A bundle time ("2026-12-05T06:56:35Z") as check writes one ("...+00:00"); the epoch when it is not one. */
 static void check_time(const char *t, char buf[32])
 {
-	static const char shape[] = "dddd-dd-ddTdd:dd:dd";
-	size_t i;
+	long long secs = 0;
+	char utc[UTCTIME_SIZE];
 
-	for (i = 0; t && i < sizeof(shape) - 1; i++)
-		if (shape[i] == 'd' ? !(t[i] >= '0' && t[i] <= '9') : t[i] != shape[i])
-			break;
-	if (!t || i < sizeof(shape) - 1)
-		t = "1970-01-01T00:00:00";
-	snprintf(buf, 32, "%.19s+00:00", t);
+	if (utctime_parse(t, &secs) < 0)
+		secs = 0;
+	utctime_format(secs, utc, sizeof(utc));
+	snprintf(buf, 32, "%.19s+00:00", utc);
 }
 
 struct suite {

@@ -5,6 +5,7 @@
 #include "analysis/kcidb.h"
 #include "model/result.h"
 #include "util/macro.h"
+#include "util/utctime.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -93,17 +94,16 @@ static void put(json_t *o, const char *key, json_t *v)
 	json_decref(v);
 }
 
-/* A bundle time ("2026-12-05T06:56:35Z"), when it is one */
+/* A bundle time ("2026-12-05T06:56:35Z"), written again from its value, when it is one */
 static json_t *time_of(json_t *t)
 {
-	static const char shape[] = "dddd-dd-ddTdd:dd:dd";
-	const char *s = json_string_value(t);
-	size_t i;
+	char buf[UTCTIME_SIZE];
+	long long secs;
 
-	for (i = 0; s && i < sizeof(shape) - 1; i++)
-		if (shape[i] == 'd' ? !(s[i] >= '0' && s[i] <= '9') : s[i] != shape[i])
-			return NULL;
-	return s && streq(s + i, "Z") ? json_string(s) : NULL;
+	if (utctime_parse(json_string_value(t), &secs) < 0)
+		return NULL;
+	utctime_format(secs, buf, sizeof(buf));
+	return json_string(buf);
 }
 
 static uint64_t fnv1a(const char *s)

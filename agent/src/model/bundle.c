@@ -6,6 +6,7 @@
 #include "model/bundle.h"
 #include "model/bundle_internal.h"
 #include "model/result.h"
+#include "util/utctime.h"
 #include "util/fileio.h"
 #include "util/macro.h"
 #include "util/strv.h"
@@ -22,12 +23,9 @@
 
 static json_t *now_json(void)
 {
-	char buf[32];
-	time_t t = time(NULL);
-	struct tm tm;
+	char buf[UTCTIME_SIZE];
 
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	utctime_format((long long)time(NULL), buf, sizeof(buf));
 	return json_string(buf);
 }
 

@@ -6,6 +6,7 @@
 #include "model/plan.h"
 #include "model/fstests_vars.h"
 #include "model/result.h"
+#include "util/utctime.h"
 #include "util/fileio.h"
 #include "util/lines.h"
 #include "util/macro.h"
@@ -17,7 +18,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 enum key_type {
 	K_LIST_TESTS,
@@ -150,9 +150,6 @@ int plan_parse_duration(const char *s, unsigned long *ret)
 /* "2026-12-10T00:00:00Z" or "@<epoch seconds>" */
 static int parse_time(const char *s, long long *ret)
 {
-	struct tm tm = { 0 };
-	const char *end;
-
 	if (s[0] == '@') {
 		unsigned long long v;
 
@@ -161,11 +158,7 @@ static int parse_time(const char *s, long long *ret)
 		*ret = (long long)v;
 		return 0;
 	}
-	end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if (!end || *end)
-		return -EINVAL;
-	*ret = (long long)timegm(&tm);
-	return 0;
+	return utctime_parse(s, ret);
 }
 
 /* fs/name: "xfs/4k", "ext4/bigalloc_1k", "btrfs/all" */

@@ -12,6 +12,7 @@
 #include "model/order.h"
 #include "run/runner.h"
 #include "run/select.h"
+#include "util/utctime.h"
 #include "util/log.h"
 #include "util/macro.h"
 #include "util/strv.h"
@@ -315,12 +316,11 @@ static unsigned resume_base(struct bundle *b, unsigned iterations)
 
 static long long started_at(struct bundle *b)
 {
-	const char *s = json_string_value(json_object_get(b->doc, "started"));
-	struct tm tm = { 0 };
+	long long t;
 
-	if (!s || !strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm))
+	if (utctime_parse(json_string_value(json_object_get(b->doc, "started")), &t) < 0)
 		return (long long)time(NULL);
-	return (long long)timegm(&tm);
+	return t;
 }
 
 /*
