@@ -468,6 +468,17 @@ static int execute(struct session *s, struct bundle *b, const struct plan_files 
 	return r;
 }
 
+/* What load_configs gave the session, and the section names. */
+static void session_release(struct session *s, char **sections)
+{
+	for (size_t i = 0; s->fsc && i < s->n; i++)
+		fs_config_release(&s->fsc[i]);
+	free(s->fsc);
+	free(s->rc);
+	strv_free(s->config_files);
+	strv_free(sections);
+}
+
 int session_run(const struct boot_config *cfg, struct inventory *inv, const char *results, void (*settle)(void),
 		char *summary, size_t ss)
 {
@@ -528,12 +539,7 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 		case BUNDLE_PASSED: r = 0; break;
 		}
 out:
-	for (size_t i = 0; s.fsc && i < s.n; i++)
-		fs_config_release(&s.fsc[i]);
-	free(s.fsc);
-	free(s.rc);
-	strv_free(s.config_files);
-	strv_free(sections);
+	session_release(&s, sections);
 	plan_files_release(&files);
 	bundle_release(&b);
 	plan_release(&plan);
@@ -541,11 +547,11 @@ out:
 }
 
 /* The shell's lines: config, devices, how to run a test, how to leave. */
-static void shell_banner(const struct session *s, const char *status, char *buf, size_t size)
+static void shell_banner(const struct session *s, bool ready, const char *status, char *buf, size_t size)
 {
-	if (!s->n)
+	if (!ready)
 		snprintf(buf, size,
-			 "fsagent shell: no config in the plan (fsagent-qemu -c CONFIG --shell); exit powers off");
+			 "fsagent shell: no config prepared (fsagent-qemu -c CONFIG --shell); exit powers off");
 	else
 		snprintf(buf, size,
 			 "fsagent shell: config %s, section %s (HOST_OPTIONS=%s)\r\n"
@@ -565,6 +571,7 @@ int session_shell(const struct boot_config *cfg, struct inventory *inv, const ch
 	char err[512] = "", why[512] = "", banner[1536], hopt[PATH_MAX + 16], ps1[128], cfgenv[96], **sections = NULL;
 	const char *env[4] = { NULL };
 	struct plan plan;
+	bool ready;
 	int r;
 
 	r = plan_init(&plan);
@@ -581,10 +588,10 @@ int session_shell(const struct boot_config *cfg, struct inventory *inv, const ch
 		r = load_configs(&s, &sections, err, sizeof(err));
 	if (settle)
 		settle();
+	ready = r == 0 && s.n > 0;
 	if (r < 0) {
 		snprintf(why, sizeof(why), "the plan: %s", err);
-		s.n = 0;
-	} else if (s.n) {
+	} else if (ready) {
 		/* the first config, prepared as a run prepares it, its test device then mounted to look at */
 		r = prepare(&s, &s.rc[0], err, sizeof(err));
 		if (r == 0) {
@@ -602,21 +609,16 @@ int session_shell(const struct boot_config *cfg, struct inventory *inv, const ch
 		env[0] = hopt;
 		env[1] = cfgenv;
 	}
-	snprintf(ps1, sizeof(ps1), "PS1=fsagent %s:\\w# ", s.n ? s.rc[0].section : "");
-	env[s.n ? 2 : 0] = ps1;
-	shell_banner(&s, why, banner, sizeof(banner));
-	if (!s.n && *why)
+	snprintf(ps1, sizeof(ps1), "PS1=fsagent %s:\\w# ", ready ? s.rc[0].section : "");
+	env[ready ? 2 : 0] = ps1;
+	shell_banner(&s, ready, why, banner, sizeof(banner));
+	if (!ready && *why)
 		snprintf(banner + strlen(banner), sizeof(banner) - strlen(banner), "\r\nfsagent shell: %s", why);
 	r = shell_run(access(fstests, X_OK) == 0 ? fstests : "/", env, banner);
 	mount_umount("/mnt/test");
 	mount_umount("/mnt/scratch");
 	snprintf(summary, ss, "shell: exit status %d", r);
-	for (size_t i = 0; s.fsc && i < s.n; i++)
-		fs_config_release(&s.fsc[i]);
-	free(s.fsc);
-	free(s.rc);
-	strv_free(s.config_files);
-	strv_free(sections);
+	session_release(&s, sections);
 	plan_release(&plan);
 	return r < 0 ? r : 0;
 }
