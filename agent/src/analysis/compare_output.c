@@ -5,6 +5,7 @@
  */
 #include "analysis/compare.h"
 #include "util/macro.h"
+#include "util/markup.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -85,18 +86,6 @@ void compare_text(json_t *res, FILE *out)
 	}
 }
 
-static void html_escape(FILE *out, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
-}
-
 static double rate(json_t *side)
 {
 	unsigned long long r = compare_num(side, "runs");
@@ -132,9 +121,9 @@ static void html_rates(json_t *res, FILE *out)
 		if (streq(compare_str(t, "class"), "pass"))
 			continue;
 		fprintf(out, "<text x=\"0\" y=\"%d\" class=\"lbl %s\">", y + 13, compare_str(t, "class"));
-		html_escape(out, compare_str(t, "config"));
+		markup_escape(out, compare_str(t, "config"));
 		fputc(' ', out);
-		html_escape(out, compare_str(t, "test"));
+		markup_escape(out, compare_str(t, "test"));
 		fputs("</text>\n", out);
 		if (rb >= 0)
 			fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"7\" class=\"base\"/>\n", left,
@@ -190,9 +179,9 @@ static void html_durations(json_t *res, FILE *out)
 		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" class=\"%s\"><title>",
 			pad + (log10(a) - lo) / (hi - lo) * size, size - (log10(b) - lo) / (hi - lo) * size,
 			compare_str(t, "class"));
-		html_escape(out, compare_str(t, "config"));
+		markup_escape(out, compare_str(t, "config"));
 		fputc(' ', out);
-		html_escape(out, compare_str(t, "test"));
+		markup_escape(out, compare_str(t, "test"));
 		fprintf(out, ": %.2fs / %.2fs</title></circle>\n", a, b);
 	}
 	fputs("</svg>\n", out);
@@ -225,7 +214,7 @@ void compare_html(json_t *res, FILE *out)
 
 		if (compare_userspace_differs(res, us, sizeof(us))) {
 			fputs("<p><b>The sides ran different userspace</b>, which may explain a difference: ", out);
-			html_escape(out, us);
+			markup_escape(out, us);
 			fputs("</p>\n", out);
 		}
 	}
@@ -238,16 +227,16 @@ void compare_html(json_t *res, FILE *out)
 		if (streq(compare_str(t, "class"), "pass"))
 			continue;
 		fprintf(out, "<tr><td class=\"%s\">%s</td><td>", compare_str(t, "class"), compare_str(t, "class"));
-		html_escape(out, compare_str(t, "config"));
+		markup_escape(out, compare_str(t, "config"));
 		fputs("</td><td>", out);
-		html_escape(out, compare_str(t, "test"));
+		markup_escape(out, compare_str(t, "test"));
 		fprintf(out, "</td><td>%llu/%llu</td><td>%llu/%llu</td><td>%.3g</td><td>%.3g</td><td>",
 			compare_num(b, "failures"), compare_num(b, "runs"), compare_num(c, "failures"),
 			compare_num(c, "runs"),
 			json_real_value(
 				json_object_get(t, streq(compare_str(t, "class"), "fixed") ? "p_better" : "p_worse")),
 			json_real_value(json_object_get(t, "p_adjusted")));
-		html_escape(out, compare_str(t, "reason"));
+		markup_escape(out, compare_str(t, "reason"));
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</table>\n<h2>Pass rate per test</h2>\n<p class=\"key\"><span class=\"base\" "

@@ -5,6 +5,7 @@
 #include "analysis/junit.h"
 #include "model/result.h"
 #include "util/macro.h"
+#include "util/markup.h"
 #include "util/utctime.h"
 
 #include <errno.h>
@@ -25,18 +26,6 @@ static const char *str(json_t *o, const char *key)
 static int xml_char(unsigned char c)
 {
 	return c < 0x20 && c != '\n' && c != '\t' ? '?' : c;
-}
-
-static void xml(FILE *out, const char *s)
-{
-	for (; s && *s; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(xml_char((unsigned char)*s), out);
-		}
 }
 
 /* s as CDATA, the way check writes .full and the diff; "]]>" split across two sections */
@@ -81,9 +70,9 @@ static void testcase(struct suite *s, const char *classname, const char *name, d
 	s->tests++;
 	s->time += time;
 	fputs("\t<testcase classname=\"", s->cases);
-	xml(s->cases, classname);
+	markup_escape(s->cases, classname);
 	fputs("\" name=\"", s->cases);
-	xml(s->cases, name);
+	markup_escape(s->cases, name);
 	fprintf(s->cases, "\" time=\"%.3f\">\n", time);
 }
 
@@ -94,7 +83,7 @@ static void failed(struct suite *s, const char *status, const char *message)
 
 	s->failures += fail;
 	fprintf(s->cases, "\t\t<%s message=\"", fail ? "failure" : "error");
-	xml(s->cases, message);
+	markup_escape(s->cases, message);
 	fprintf(s->cases, "\" type=\"%s\" />\n", fail ? "TestFail" : status);
 }
 
@@ -119,7 +108,7 @@ static void record(struct suite *s, const char *classname, json_t *t)
 		snprintf(msg, sizeof(msg), "%s%s%s", streq(st, "notrun") ? "" : st, streq(st, "notrun") ? "" : ": ",
 			 *reason ? reason : "not run");
 		fputs("\t\t<skipped message=\"", s->cases);
-		xml(s->cases, msg);
+		markup_escape(s->cases, msg);
 		fputs("\" />\n", s->cases);
 	}
 	fputs("\t</testcase>\n", s->cases);
@@ -212,9 +201,9 @@ static void properties(FILE *out, json_t *b, json_t *c, json_t *it, json_t *sect
 	fputs("\t<properties>\n", out);
 	for (size_t i = 0; i < n; i++) {
 		fputs("\t\t<property name=\"", out);
-		xml(out, names[i]);
+		markup_escape(out, names[i]);
 		fputs("\" value=\"", out);
-		xml(out, json_string_value(json_object_get(props, names[i])));
+		markup_escape(out, json_string_value(json_object_get(props, names[i])));
 		fputs("\"/>\n", out);
 	}
 	fputs("\t</properties>\n", out);

@@ -4,6 +4,7 @@
  */
 #include "analysis/kcidb.h"
 #include "model/result.h"
+#include "util/hash.h"
 #include "util/macro.h"
 #include "util/utctime.h"
 
@@ -106,15 +107,6 @@ static json_t *time_of(json_t *t)
 	return json_string(buf);
 }
 
-static uint64_t fnv1a(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
-
 /* s cut to at most max characters (KCIDB's maxLength counts them), on a UTF-8 character boundary */
 static json_t *excerpt(const char *s, size_t max)
 {
@@ -188,7 +180,7 @@ static int add_kernel(json_t *sub, json_t *b, const struct kcidb_opts *o, char *
 	snprintf(checkout_id, sizeof(checkout_id), "%s:%s%s", o->origin, o->git_commit ? "" : "linux-",
 		 o->git_commit ? o->git_commit : release);
 	snprintf(build_id, bsize, "%s:linux-%s-%016llx", o->origin, release,
-		 (unsigned long long)fnv1a(str(k, "version")));
+		 (unsigned long long)hash_fnv1a(str(k, "version"), strlen(str(k, "version"))));
 	co = find_id(json_object_get(sub, "checkouts"), checkout_id);
 	if (co && !streq(str(json_object_get(co, "misc"), "kernel_release"), release)) {
 		snprintf(err, es,

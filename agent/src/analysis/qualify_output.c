@@ -5,6 +5,7 @@
  */
 #include "analysis/qualify.h"
 #include "util/macro.h"
+#include "util/markup.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -121,18 +122,6 @@ void qualify_text(json_t *doc, FILE *out)
 	fprintf(out, "\nstopped: %s\n", compare_str(doc, "stopped"));
 }
 
-static void esc(FILE *out, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
-}
-
 /* A side's failure rate as a bar with its 0..100% scale. */
 static void bar(json_t *side, const char *cls, FILE *out)
 {
@@ -169,7 +158,7 @@ void qualify_html(json_t *doc, FILE *out)
 	fputs("</p>\n<p>", out);
 	runs_line(doc, out);
 	fputs("; stopped: ", out);
-	esc(out, compare_str(doc, "stopped"));
+	markup_escape(out, compare_str(doc, "stopped"));
 	fputs("</p>\n<h2>Rounds</h2>\n<table><tr><th>round</th><th>baseline</th><th>candidate</th></tr>\n", out);
 	json_array_foreach(json_object_get(doc, "rounds"), i, r) {
 		json_t *b = json_object_get(r, "baseline"), *k = json_object_get(r, "candidate");
@@ -189,15 +178,15 @@ void qualify_html(json_t *doc, FILE *out)
 		if (streq(compare_str(t, "verdict"), "pass"))
 			continue;
 		fprintf(out, "<tr><td class=\"%s\">%s</td><td>", compare_str(t, "verdict"), compare_str(t, "verdict"));
-		esc(out, compare_str(t, "config"));
+		markup_escape(out, compare_str(t, "config"));
 		fputs("</td><td>", out);
-		esc(out, compare_str(t, "test"));
+		markup_escape(out, compare_str(t, "test"));
 		fprintf(out, "</td><td>%llu/%llu ", compare_num(b, "failures"), compare_num(b, "runs"));
 		bar(b, "base", out);
 		fprintf(out, "</td><td>%llu/%llu ", compare_num(k, "failures"), compare_num(k, "runs"));
 		bar(k, "cand", out);
 		fprintf(out, "</td><td>%.3g</td><td>", real(t, "p_adjusted"));
-		esc(out, compare_str(t, "reason"));
+		markup_escape(out, compare_str(t, "reason"));
 		if (compare_num(t, "runs_to_decide"))
 			fprintf(out, "; about %llu runs a side would decide it", compare_num(t, "runs_to_decide"));
 		fputs("</td></tr>\n", out);
@@ -205,7 +194,7 @@ void qualify_html(json_t *doc, FILE *out)
 	fprintf(out, "</table>\n<p>%llu tests passed on both sides.</p>\n", compare_num(cnt, "pass"));
 	if (*compare_str(doc, "expunge_suggested")) {
 		fputs("<h2>Expunge suggestion</h2>\n<p>The tests that failed every run on both sides: ", out);
-		esc(out, compare_str(doc, "expunge_suggested"));
+		markup_escape(out, compare_str(doc, "expunge_suggested"));
 		fputs("</p>\n", out);
 	}
 	fputs("</body></html>\n", out);

@@ -5,7 +5,9 @@
  * used, so orders do not change with the C library.
  */
 #include "model/order.h"
+#include "util/hash.h"
 
+#include <string.h>
 #include <sys/random.h>
 #include <time.h>
 
@@ -54,11 +56,8 @@ static uint64_t below(struct xoshiro *x, uint64_t bound)
 uint64_t order_derive_seed(uint64_t run_seed, unsigned iteration, const char *config)
 {
 	/* FNV-1a of the config name, mixed with the seed and iteration */
-	uint64_t h = 0xcbf29ce484222325ULL, x;
-
-	for (const char *c = config ? config : ""; *c; c++)
-		h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
-	x = run_seed ^ h ^ ((uint64_t)iteration << 32);
+	uint64_t x =
+		run_seed ^ hash_fnv1a(config ? config : "", config ? strlen(config) : 0) ^ ((uint64_t)iteration << 32);
 	return splitmix64(&x);
 }
 

@@ -5,6 +5,7 @@
 #include "run/gcov.h"
 #include "util/dirwalk.h"
 #include "util/fileio.h"
+#include "util/hash.h"
 #include "util/macro.h"
 
 #include <dirent.h>
@@ -32,11 +33,7 @@ struct gcov {
 
 static uint64_t fnv(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h ^ n;
+	return hash_fnv1a(s, n) ^ n;
 }
 
 /* Under path, the first directory whose path ends in "/" want; depth-limited, symlinks not followed. */

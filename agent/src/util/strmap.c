@@ -3,6 +3,7 @@
  * Interned strings (see strmap.h).
  */
 #include "strmap.h"
+#include "hash.h"
 #include "macro.h"
 
 #include <errno.h>
@@ -11,11 +12,7 @@
 
 static uint64_t fnv(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
+	return hash_fnv1a(s, strlen(s));
 }
 
 static int rehash(struct strmap *m, size_t nslots)

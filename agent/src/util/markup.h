@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Text into HTML or XML: the markup characters as entities, and control
+ * characters other than tab and newline (which neither XML 1.0 nor HTML
+ * allows, and a guest's text may hold) as '?'.
+ */
+#pragma once
+
+#include <stdio.h>
+
+void markup_escape(FILE *out, const char *s);
