@@ -166,6 +166,11 @@ $(BUILD)/host/tools/%: tests/host/%.c | $(BUILD)/.packages-build
 	$(QUIET_LINK)$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) -o $@ $< -lext2fs -lcom_err
 
 host-tools: $(BUILD)/host/tools/mkhostile
+# the bisection simulation links the analysis layer, optimised, without sanitizers: it runs 20,000 bisections
+$(BUILD)/host/tools/bisect-sim: tests/host/bisect-sim.c agent/src/analysis/bisect.c agent/src/analysis/bisect.h | $(BUILD)/.packages-build
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) -std=gnu11 $(WARN) -O2 -g -D_GNU_SOURCE -Iagent/src -o $@ tests/host/bisect-sim.c \
+		agent/src/analysis/bisect.c -lm
 
 unit: $(UNIT_BINS) $(BUILD)/host/fsagent
 	$(Q)tests/run-unit $(UNIT_BINS)
@@ -178,7 +183,7 @@ lint: | $(BUILD)/.packages-test
 	$(Q)tests/lint-format
 	$(Q)cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \
 		--inline-suppr -D_GNU_SOURCE -Iagent/src \
-		--library=tests/cppcheck-jansson.cfg agent/src tests/unit tests/host/mkhostile.c tests/fuzz
+		--library=tests/cppcheck-jansson.cfg agent/src tests/unit tests/host/mkhostile.c tests/host/bisect-sim.c tests/fuzz
 	$(Q)shellcheck scripts/install-packages scripts/build-deps scripts/build-kernel scripts/debian-kernel \
 		scripts/debian-mirror scripts/fsagent-qemu scripts/fsagent-qualify scripts/lib/*.sh image/build image/build-fstests image/customize image/cloud-disk image/mkinitramfs \
 		tests/run-unit tests/vm/*.sh tests/check tests/vm/run tests/vm/cases/* tests/host/run tests/host/lib.sh \
@@ -206,7 +211,7 @@ run: $(BUILD)/fsagent
 	$(Q)image/build --if-stale $(IMAGE_ARGS)
 	$(Q)scripts/fsagent-qemu $(RUN)
 
-bench: $(BUILD)/fsagent $(BUILD)/host/fsagent | $(BUILD)/.packages-test
+bench: $(BUILD)/fsagent $(BUILD)/host/fsagent $(BUILD)/host/tools/bisect-sim | $(BUILD)/.packages-test
 	$(Q)tests/bench/run
 	$(Q)tests/bench/run-overhead
 	$(Q)tests/bench/run-memory
@@ -214,6 +219,7 @@ bench: $(BUILD)/fsagent $(BUILD)/host/fsagent | $(BUILD)/.packages-test
 	$(Q)tests/bench/eta
 	$(Q)tests/bench/compare
 	$(Q)tests/bench/qualify
+	$(Q)tests/bench/bisect
 	$(Q)tests/bench/coverage
 	$(Q)tests/bench/extract
 
