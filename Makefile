@@ -28,8 +28,8 @@ WARN := -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wstrict-prototypes \
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -Iagent/src -MMD -MP
 
 # layers, dependencies one way (tests/lint-layers): util <- model <- machine <- run <- boot,
-# model <- analysis, cmd on top
-LAYERS := util model machine run boot analysis cmd
+# model <- analysis <- engine, cmd on top
+LAYERS := util model machine run boot analysis engine cmd
 SRCS := $(foreach l,$(LAYERS),$(wildcard agent/src/$(l)/*.c))
 LIB_SRCS := $(filter-out agent/src/cmd/%,$(SRCS))
 AGENT_OBJS := $(SRCS:agent/src/%.c=$(BUILD)/agent/%.o)
@@ -121,13 +121,14 @@ $(BUILD)/host/tests/%.o: tests/unit/%.c | $(BUILD)/.packages-test
 # Each layer is an archive; a unit test links only the layers its includes
 # name and the layers those may use, so an include against the layers (or a
 # call into a layer above) fails the link.
-LAYER_LINK_ORDER := boot run machine analysis model util
+LAYER_LINK_ORDER := boot run machine engine analysis model util
 deps_util := util
 deps_model := model util
 deps_machine := machine model util
 deps_run := run machine model util
 deps_boot := boot run machine model util
 deps_analysis := analysis model util
+deps_engine := engine analysis model util
 test_layers = $(sort $(shell sed -n 's|^\#include "\([a-z]*\)/.*|\1|p' tests/unit/$(1).c))
 test_libs = $(foreach l,$(LAYER_LINK_ORDER),$(if $(filter $(l),$(foreach x,$(call test_layers,$(1)),$(deps_$(x)))),$(BUILD)/host/lib$(l).a))
 

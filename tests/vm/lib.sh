@@ -99,6 +99,30 @@ vm_boot() {
 		"$@" </dev/null >"$log.qemu" 2>&1
 }
 
+# vm_boot_kill LOG PATTERN COUNT QEMU_ARGS...: vm_boot in the background, and
+# QEMU killed (a reset as the guest sees it) once its console shows PATTERN
+# (grep -E) COUNT times: a kill keyed to what the run reached, not to a
+# time. VM_TIMEOUT still bounds the boot. Returns 0 when it was killed so, 1
+# when QEMU ended first.
+vm_boot_kill() {
+	local log=$1 pattern=$2 count=$3 pid
+	shift 3
+	: >"$log"
+	vm_boot "$log" "$@" 2>/dev/null &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ "$(grep -cE "$pattern" "$log" 2>/dev/null)" -ge "$count" ]; then
+			pkill -KILL -P "$pid" 2>/dev/null # timeout's child, QEMU
+			pkill -KILL -f "serial file:$log" 2>/dev/null
+			wait "$pid" 2>/dev/null
+			return 0
+		fi
+		sleep 0.2
+	done
+	wait "$pid" 2>/dev/null
+	return 1
+}
+
 # vm_disk_file FILE SIZE: a sparse file
 vm_disk_file() { rm -f "$1"; truncate -s "$2" "$1"; }
 

@@ -7,16 +7,13 @@
 #pragma once
 
 #include <jansson.h>
+#include <stddef.h>
 #include <stdio.h>
 
-/* fn's text, made printable (control characters as '?'), to stdout: a bundle's text is a guest's. */
-void print_printable(void (*fn)(json_t *, FILE *), json_t *doc);
-/* fn's output into path by temp file, fsync and rename. Returns 0 or -errno (logged). */
-int write_output(const char *path, json_t *res, void (*fn)(json_t *, FILE *));
+#include "util/output.h"
+
 /* The length of a BUNDLE argument's directory: all of it, or its part before "/bundle.json". */
 size_t bundle_dir_len(const char *path);
-/* res as indented JSON, for write_output. */
-void dump_json(json_t *res, FILE *f);
 
 int cmd_caps(int argc, char **argv);
 int cmd_unframe(int argc, char **argv);

@@ -7,12 +7,12 @@
  */
 #include "analysis/reduce.h"
 #include "cmd/cmd.h"
+#include "engine/job.h"
 #include "model/bundle.h"
 #include "model/result.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/macro.h"
-#include "util/proc.h"
 #include "util/strv.h"
 
 #include <errno.h>
@@ -68,29 +68,27 @@ struct prober {
 /* One run of the probe command over tests. Returns 1 the suspect failed, 0 passed, or -errno (logged). */
 static int run_once(struct prober *pr, char *const *tests)
 {
-	_cleanup_free_ char *list = strv_join(tests, ' ');
-	struct proc p = PROC_INIT;
+	_cleanup_free_ char *list = strv_join(tests, ' '), *e_tests = NULL, *e_config = NULL;
+	struct job j = JOB_INIT;
 	int r;
 
-	if (!list)
+	if (!list || asprintf(&e_tests, "FSAGENT_REDUCE_TESTS=%s", list) < 0 ||
+	    asprintf(&e_config, "FSAGENT_REDUCE_CONFIG=%s", pr->config) < 0)
 		return -ENOMEM;
-	if (setenv("FSAGENT_REDUCE_TESTS", list, 1) < 0 || setenv("FSAGENT_REDUCE_CONFIG", pr->config, 1) < 0)
-		return -errno;
-	p.argv = (const char *const *)pr->cmd;
 	pr->total++;
-	r = proc_start(&p);
-	if (r == 0)
-		r = proc_wait(&p, -1);
-	proc_release(&p);
+	r = job_start(&j, pr->cmd, (const char *const[]){ e_tests, e_config, NULL }, NULL, false);
+	if (r < 0)
+		return r;
+	r = job_wait(&j);
 	if (r < 0) {
 		log_err("probe '%s' failed: %s", pr->cmd[0], strerror(-r));
 		return r;
 	}
-	if (p.status > 1) {
-		log_err("probe '%s' exited %d (0: the suspect passed, 1: it failed): stopping", pr->cmd[0], p.status);
+	if (j.p.status > 1) {
+		log_err("probe '%s' exited %d (0: the suspect passed, 1: it failed): stopping", pr->cmd[0], j.p.status);
 		return -ECHILD;
 	}
-	return p.status;
+	return j.p.status;
 }
 
 static int probe(void *data, char *const *tests, size_t n)
@@ -242,6 +240,7 @@ int cmd_reduce(int argc, char **argv)
 		return 1;
 	}
 	pr = (struct prober){ .cmd = argv + optind + 1, .config = config, .runs = (unsigned)runs };
+	job_stop_on_signals();
 	r = reduce_order(before, strv_length(before), test, (unsigned)budget, probe, &pr, &rr);
 	if (r == 0 && (rr.verdict == REDUCE_FOUND || rr.verdict == REDUCE_BUDGET) && confirm_runs) {
 		r = strv_extend(&with, rr.culprits);

@@ -7,6 +7,10 @@
 #include "macro.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
@@ -349,4 +353,35 @@ long fileio_peak_rss_kb(void)
 	if (fileio_read_full("/proc/self/status", &status, NULL) < 0 || !(p = strstr(status, "VmHWM:")))
 		return -1;
 	return strtol(p + strlen("VmHWM:"), NULL, 10);
+}
+
+int fileio_pathf(char *buf, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, PATH_MAX, fmt, ap);
+	va_end(ap);
+	return n < 0 || n >= PATH_MAX ? -ENAMETOOLONG : 0;
+}
+
+bool fileio_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+int fileio_copy(const char *from, const char *to)
+{
+	char *buf = NULL;
+	size_t len;
+	int r = fileio_read_regular(from, 64 << 20, &buf, &len);
+
+	if (r < 0)
+		return r;
+	r = fileio_write_atomic(to, buf, len);
+	free(buf);
+	return r;
 }

@@ -69,6 +69,15 @@ int fileio_write_all(int fd, const void *buf, size_t len);
 /* Create a directory and its parents (mode 0755); existing ones are fine. */
 int fileio_mkdir_p(const char *path);
 
+/* buf[PATH_MAX] = printf(fmt, ...). Returns 0, or -ENAMETOOLONG when it does not fit. */
+int fileio_pathf(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Whether path names anything (stat succeeds). */
+bool fileio_exists(const char *path);
+
+/* from's bytes (at most 64 MiB) into to, by fileio_write_atomic. Returns 0 or -errno. */
+int fileio_copy(const char *from, const char *to);
+
 /* fileio_mkdir_p() of the directory that will hold path. Returns 0 or -errno. */
 int fileio_mkdir_parent(const char *path);
 

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fsagent qualify's loop: a candidate kernel against its baseline in rounds
+ * until every test is decided (analysis/qualify.h judges). Each round's
+ * plans are written into DIR before any of it runs, and a side's round is
+ * done once its runner has left its bundles; so stopping it anywhere and
+ * starting it again with the same DIR goes on where it stopped: rounds done
+ * are read back from their bundles, an interrupted side is run again (its
+ * partial results kept aside), and the plans still to come follow from the
+ * same evidence.
+ *
+ * DIR/plan/               the plan everything starts from, with its files
+ * DIR/options.json        the options decisions depend on, fixed at the start
+ * DIR/round-K/SIDE/       plan/plan.conf (and its files), results/, log, done
+ * DIR/qualify.json, qualify.html, expunge-suggested.txt   the outcome
+ */
+#pragma once
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "analysis/qualify.h"
+#include "model/plan.h"
+
+struct qualify_run {
+	const char *dir;
+	char *const *runner;
+	struct qualify_opts o;
+	unsigned long long budget; /* 0: a fixed 30-runs-per-side protocol's */
+	unsigned jobs;
+	char *base_text; /* DIR/plan/plan.conf */
+	struct plan base;
+	json_t *weights; /* config -> iterations.<config> / iterations */
+	json_t *rounds;	 /* what each round ran, for the outcome */
+};
+
+/* DIR/plan from plan_arg (or as it was), DIR/options.json (given: alpha, min_rate, miss, rounds, baseline_runs).
+ * Returns 0 or -errno (logged). */
+int qualify_loop_setup(struct qualify_run *q, const char *plan_arg, const bool given[5]);
+
+/* The rounds until every test is decided, the rounds or the budget spent; the outcome written. Returns the exit status:
+ * 0, 1 a regression, 3 a runner failed. */
+int qualify_loop_run(struct qualify_run *q);
+
+void qualify_loop_release(struct qualify_run *q);

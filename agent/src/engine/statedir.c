@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A state directory's lock and fixed options (see statedir.h).
+ */
+#include "engine/statedir.h"
+#include "util/fileio.h"
+#include "util/log.h"
+#include "util/output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+int statedir_lock(const char *dir, const char *who)
+{
+	char lock[PATH_MAX];
+	int fd, r;
+
+	if ((r = fileio_mkdir_p(dir)) < 0) {
+		log_err("mkdir '%s' failed: %s", dir, strerror(-r));
+		return r;
+	}
+	if ((r = fileio_pathf(lock, "%s/.lock", dir)) < 0)
+		return r;
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		r = -errno;
+		log_err("open '%s' failed: %m", lock);
+		return r;
+	}
+	/* held until exit: the fd is left open on purpose */
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		log_err("%s is in use by another %s", dir, who);
+		close(fd);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+int statedir_options(const char *dir, const char *who, struct statedir_option *opts, size_t n)
+{
+	char path[PATH_MAX];
+	json_t *doc;
+	int r;
+
+	if ((r = fileio_pathf(path, "%s/options.json", dir)) < 0)
+		return r;
+	if (!fileio_exists(path)) {
+		doc = json_object();
+		for (size_t i = 0; doc && i < n; i++)
+			json_object_set_new(doc, opts[i].key,
+					    opts[i].integer ? json_integer((json_int_t)*opts[i].value)
+							    : json_real(*opts[i].value));
+		r = doc ? write_output(path, doc, dump_json) : -ENOMEM;
+		json_decref(doc);
+		return r;
+	}
+	doc = json_load_file(path, 0, NULL);
+	if (!json_is_object(doc)) {
+		log_err("%s: not the options of %s", path, who);
+		json_decref(doc);
+		return -EBADMSG;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_t *v = json_object_get(doc, opts[i].key);
+
+		if (!json_is_number(v) || json_number_value(v) <= 0) {
+			log_err("%s: key '%s': missing or not a positive number", path, opts[i].key);
+			r = -EBADMSG;
+			break;
+		}
+		if (opts[i].given && fabs(json_number_value(v) - *opts[i].value) > 1e-12) {
+			log_err("%s was begun with %s %g, not %g: the verdicts so far depend on it", dir, opts[i].key,
+				json_number_value(v), *opts[i].value);
+			r = -EEXIST;
+			break;
+		}
+		*opts[i].value = json_number_value(v);
+	}
+	json_decref(doc);
+	return r;
+}
