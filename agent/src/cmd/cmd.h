@@ -31,3 +31,4 @@ int cmd_extract(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
 int cmd_qualify(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);

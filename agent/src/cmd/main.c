@@ -54,6 +54,7 @@ static const struct command commands[] = {
 	{ "watch", cmd_watch, "follow a run through its console log: progress, ETA, final status" },
 	{ "qualify", cmd_qualify, "a candidate kernel against its baseline, rerunning the undecided until decided" },
 	{ "reduce", cmd_reduce, "an order-dependent failure reduced to the tests before it that cause it" },
+	{ "bisect", cmd_bisect, "the commit that raised a test's failure rate, weighing every run" },
 	{ "unframe", cmd_unframe, "cut a framed document out of a console log" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show this help" },

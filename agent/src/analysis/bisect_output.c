@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A bisection's outcome as JSON, text and HTML (see bisect_output.h).
+ */
+#include "analysis/bisect_output.h"
+#include "util/macro.h"
+#include "util/markup.h"
+
+#include <string.h>
+
+static json_t *commit_at(json_t *line, size_t i)
+{
+	return json_array_get(json_object_get(line, "commits"), i);
+}
+
+json_t *bisect_output_doc(json_t *line, const struct bisect *b, const struct bisect_step *st, const char *verdict,
+			  json_t *log, unsigned long runs, unsigned long kernels, double seconds)
+{
+	size_t n = bisect_size(b);
+	double good, bad;
+	json_t *doc, *commits = json_array(), *group = json_array();
+
+	bisect_rates(b, &good, &bad);
+	for (size_t i = 0; commits && i < n; i++) {
+		json_t *c = commit_at(line, i);
+		double post = i ? bisect_posterior(b, i) : 0;
+
+		if (!bisect_runs(b, i) && !bisect_skipped(b, i) && post < 0.001)
+			continue;
+		json_array_append_new(commits,
+				      json_pack("{s:I, s:O, s:O, s:i, s:i, s:b, s:f}", "index", (json_int_t)i, "sha",
+						json_object_get(c, "sha"), "subject", json_object_get(c, "subject"),
+						"runs", (int)bisect_runs(b, i), "fails", (int)bisect_fails(b, i),
+						"skipped", bisect_skipped(b, i), "posterior", post));
+	}
+	if (streq(verdict, "found"))
+		for (size_t i = st->first; group && i <= st->commit; i++)
+			json_array_append_new(group, json_pack("{s:I, s:O, s:O}", "index", (json_int_t)i, "sha",
+							       json_object_get(commit_at(line, i), "sha"), "subject",
+							       json_object_get(commit_at(line, i), "subject")));
+	doc = json_pack("{s:s, s:s, s:O, s:O, s:O, s:O, s:O, s:i, s:s, s:s, s:o, s:f, s:f, s:{s:f, s:f}, s:I, s:I, "
+			"s:f, s:o, s:O}",
+			"schema", BISECT_SCHEMA, "verdict", verdict, "tree", json_object_get(line, "tree"), "config",
+			json_object_get(line, "config"), "tests", json_object_get(line, "tests"), "good",
+			json_object_get(line, "good"), "bad", json_object_get(line, "bad"), "line_commits",
+			(int)(n - 1), "why", st->why ? st->why : "", "confirmed",
+			streq(verdict, "found") ? "the culprit failed, its parent passed as often as the rates say"
+						: "",
+			"culprits", group, "confidence", st->confidence, "no_change", bisect_posterior(b, 0), "rates",
+			"good", good, "bad", bad, "runs", (json_int_t)runs, "kernels", (json_int_t)kernels, "seconds",
+			seconds, "commits", commits, "decisions", log);
+	return doc;
+}
+
+static const char *s_of(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key)) ?: "";
+}
+
+static void verdict_text(json_t *doc, FILE *out)
+{
+	const char *v = s_of(doc, "verdict");
+	json_t *g = json_object_get(doc, "culprits"), *c;
+	size_t i;
+
+	fprintf(out, "bisect %s", s_of(doc, "config"));
+	json_array_foreach(json_object_get(doc, "tests"), i, c)
+		fprintf(out, " %s", json_string_value(c));
+	fputs(": ", out);
+	if (streq(v, "found") && json_array_size(g) == 1) {
+		c = json_array_get(g, 0);
+		fprintf(out, "first bad commit %.12s \"%s\"", s_of(c, "sha"), s_of(c, "subject"));
+	} else if (streq(v, "found")) {
+		fputs("first bad commit one of", out);
+		json_array_foreach(g, i, c)
+			fprintf(out, "%s %.12s \"%s\"", i ? "," : "", s_of(c, "sha"), s_of(c, "subject"));
+		fputs(" (the others could not be built or tested)", out);
+	} else if (streq(v, "no-difference")) {
+		fprintf(out, "the ends do not differ: %s", s_of(doc, "why"));
+	} else {
+		fprintf(out, "undecided: %s", s_of(doc, "why"));
+	}
+	fprintf(out, " (confidence %.4f)", json_number_value(json_object_get(doc, "confidence")));
+}
+
+void bisect_output_text(json_t *doc, FILE *out)
+{
+	json_t *c, *rates = json_object_get(doc, "rates");
+	size_t i;
+
+	verdict_text(doc, out);
+	fprintf(out, "\n  failure rate %.3f before it, %.3f from it on; %lld runs, %lld kernels built, %.0f s\n",
+		json_number_value(json_object_get(rates, "good")), json_number_value(json_object_get(rates, "bad")),
+		(long long)json_integer_value(json_object_get(doc, "runs")),
+		(long long)json_integer_value(json_object_get(doc, "kernels")),
+		json_number_value(json_object_get(doc, "seconds")));
+	fprintf(out, "  %-5s %-12s %6s %6s %9s  %s\n", "at", "commit", "runs", "fails", "posterior", "subject");
+	json_array_foreach(json_object_get(doc, "commits"), i, c) {
+		fprintf(out, "  %-5lld %-12.12s ", (long long)json_integer_value(json_object_get(c, "index")),
+			s_of(c, "sha"));
+		if (json_is_true(json_object_get(c, "skipped")))
+			fprintf(out, "%13s", "skipped");
+		else
+			fprintf(out, "%6lld %6lld", (long long)json_integer_value(json_object_get(c, "runs")),
+				(long long)json_integer_value(json_object_get(c, "fails")));
+		fprintf(out, " %9.4f  %s\n", json_number_value(json_object_get(c, "posterior")), s_of(c, "subject"));
+	}
+}
+
+void bisect_output_html(json_t *doc, FILE *out)
+{
+	_cleanup_free_ char *verdict = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&verdict, &len);
+	json_t *c, *d;
+	size_t i;
+
+	if (m) {
+		verdict_text(doc, m);
+		fclose(m);
+	}
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>fsagent bisect</title>\n<style>"
+	      "body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
+	      "padding:2px 6px;text-align:left}.culprit{background:#fdd}.skipped{color:#888}</style></head><body>\n",
+	      out);
+	fputs("<h1 id=\"verdict\">", out);
+	markup_escape(out, verdict ? verdict : "");
+	fprintf(out,
+		"</h1>\n<p id=\"spent\">failure rate %.3f before the culprit, %.3f from it on; %lld runs, %lld "
+		"kernels built, %.0f s</p>\n",
+		json_number_value(json_object_get(json_object_get(doc, "rates"), "good")),
+		json_number_value(json_object_get(json_object_get(doc, "rates"), "bad")),
+		(long long)json_integer_value(json_object_get(doc, "runs")),
+		(long long)json_integer_value(json_object_get(doc, "kernels")),
+		json_number_value(json_object_get(doc, "seconds")));
+	fputs("<h2>Commits</h2>\n<table id=\"commits\"><tr><th>at</th><th>commit</th><th>runs</th><th>failed</th>"
+	      "<th>posterior</th><th>subject</th></tr>\n",
+	      out);
+	json_array_foreach(json_object_get(doc, "commits"), i, c) {
+		bool culprit = false;
+		size_t k;
+
+		json_array_foreach(json_object_get(doc, "culprits"), k, d)
+			culprit |= streq(s_of(d, "sha"), s_of(c, "sha"));
+		fprintf(out, "<tr class=\"%s\"><td>%lld</td><td>%.12s</td>",
+			culprit					      ? "culprit"
+			: json_is_true(json_object_get(c, "skipped")) ? "skipped"
+								      : "",
+			(long long)json_integer_value(json_object_get(c, "index")), s_of(c, "sha"));
+		if (json_is_true(json_object_get(c, "skipped")))
+			fputs("<td colspan=\"2\">skipped</td>", out);
+		else
+			fprintf(out, "<td>%lld</td><td>%lld</td>",
+				(long long)json_integer_value(json_object_get(c, "runs")),
+				(long long)json_integer_value(json_object_get(c, "fails")));
+		fprintf(out, "<td>%.4f</td><td>", json_number_value(json_object_get(c, "posterior")));
+		markup_escape(out, s_of(c, "subject"));
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n<h2>Decisions, in order</h2>\n<ol id=\"decisions\">\n", out);
+	json_array_foreach(json_object_get(doc, "decisions"), i, d) {
+		fprintf(out, "<li>%.12s: ", s_of(d, "commit"));
+		if (json_is_true(json_object_get(d, "built")))
+			fputs("built", out);
+		else if (json_object_get(d, "skip"))
+			markup_escape(out, s_of(d, "skip"));
+		else
+			fprintf(out, "%s, %lld of %lld runs failed", s_of(d, "phase"),
+				(long long)json_integer_value(json_object_get(d, "fails")),
+				(long long)json_integer_value(json_object_get(d, "runs")));
+		fprintf(out, " (%.0f s)</li>\n", json_number_value(json_object_get(d, "seconds")));
+	}
+	fputs("</ol>\n</body></html>\n", out);
+}

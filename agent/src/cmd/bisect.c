@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fsagent bisect: its options; the loop is engine/bisect_loop.h's, the
+ * judgement analysis/bisect.h's.
+ */
+#include "cmd/cmd.h"
+#include "engine/bisect_loop.h"
+#include "model/result.h"
+#include "util/fileio.h"
+#include "util/log.h"
+#include "util/strv.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void usage(void)
+{
+	printf("usage: fsagent bisect --dir DIR [--git TREE --good REV [--good REV...] --bad REV\n"
+	       "                      --test TEST [--test TEST...] --config CONFIG] [--build CMD]\n"
+	       "                      [--confidence P] [--max-runs N] [--max-kernels N] [--max-time SECONDS]\n"
+	       "                      -- PROBE [ARG...]\n"
+	       "The first commit between the good revisions and the bad one whose failure rate of\n"
+	       "TEST (several: every run of each counts) is higher, flaky tests included: the bad\n"
+	       "end runs until it failed twice, the good end as long as that rate needs to show,\n"
+	       "then every run updates a posterior over the culprit (both rates estimated with it)\n"
+	       "and the next runs go where they tell most, batched per boot, until one commit holds\n"
+	       "--confidence (0.99); the culprit must then have failed, its parent passed as often\n"
+	       "as the rates say. Commits that cannot be built or tested are skipped (\"one of A, B\").\n"
+	       "--build CMD (a shell command line) builds FSAGENT_BISECT_COMMIT of FSAGENT_BISECT_TREE\n"
+	       "into the directory FSAGENT_BISECT_KERNEL and exits 0 when built (scripts/fsagent-bisect\n"
+	       "passes scripts/build-kernel --commit); without it the probe gets the commit alone.\n"
+	       "PROBE runs FSAGENT_BISECT_TESTS on FSAGENT_BISECT_CONFIG with the kernel in\n"
+	       "FSAGENT_BISECT_KERNEL, FSAGENT_BISECT_RUNS times in one boot (FSAGENT_BISECT_STOP=1:\n"
+	       "it may stop at the first failure), leaving its bundles in FSAGENT_BISECT_RESULTS, and\n"
+	       "exits 0 passed, 1 failed, 125 cannot test this commit. A probe of fsagent reduce's\n"
+	       "kind (FSAGENT_REDUCE_TESTS, FSAGENT_REDUCE_CONFIG, no bundles) is one run a call.\n"
+	       "Every build and run is kept in DIR as it ends: given DIR again (with the same or no\n"
+	       "revisions) it replays them and goes on. Writes DIR/bisect.json and DIR/bisect.html.\n"
+	       "Exit status: 0 found, 1 the ends do not differ, 2 bad usage or input, 3 a command\n"
+	       "failed (run again to go on), 4 a budget spent or no commit left to tell.\n");
+}
+
+static int count_arg(const char *opt, const char *s, unsigned long *ret)
+{
+	unsigned long long v;
+
+	if (fileio_parse_u64(s, &v) < 0 || v < 1 || v > 100000000) {
+		log_err("%s: '%s' is not a count from 1", opt, s);
+		return -1;
+	}
+	*ret = (unsigned long)v;
+	return 0;
+}
+
+int cmd_bisect(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "git", required_argument, NULL, 'g' },
+		{ "good", required_argument, NULL, 'G' },
+		{ "bad", required_argument, NULL, 'B' },
+		{ "test", required_argument, NULL, 't' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "build", required_argument, NULL, 'b' },
+		{ "confidence", required_argument, NULL, 'C' },
+		{ "max-runs", required_argument, NULL, 'R' },
+		{ "max-kernels", required_argument, NULL, 'K' },
+		{ "max-time", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	struct bisect_run r = { 0 };
+	char *end;
+	int c, rc = 2;
+
+	bisect_opts_default(&r.o);
+	r.max_runs = 2000;
+	r.max_kernels = 40;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': r.dir = optarg; break;
+		case 'g': r.tree = optarg; break;
+		case 'B': r.bad = optarg; break;
+		case 'c': r.config = optarg; break;
+		case 'b': r.build = optarg; break;
+		case 'G':
+			if (strv_push(&r.goods, optarg) < 0)
+				goto out;
+			break;
+		case 't':
+			if (!test_name_ok(optarg, NULL)) {
+				log_err("--test: '%s' is not a test name (DIR/NNN)", optarg);
+				goto out;
+			}
+			if (strv_push(&r.tests, optarg) < 0)
+				goto out;
+			break;
+		case 'C':
+			r.o.confidence = strtod(optarg, &end);
+			if (*end || end == optarg || !(r.o.confidence > 0.5 && r.o.confidence < 1)) {
+				log_err("--confidence: '%s' is not a probability between 0.5 and 1", optarg);
+				goto out;
+			}
+			r.confidence_given = true;
+			break;
+		case 'R':
+			if (count_arg("--max-runs", optarg, &r.max_runs) < 0)
+				goto out;
+			break;
+		case 'K':
+			if (count_arg("--max-kernels", optarg, &r.max_kernels) < 0)
+				goto out;
+			break;
+		case 'T':
+			if (count_arg("--max-time", optarg, &r.max_seconds) < 0)
+				goto out;
+			break;
+		case 'h':
+			usage();
+			rc = 0;
+			goto out;
+		default: goto out;
+		}
+	}
+	if (!r.dir || optind >= argc) {
+		log_err("usage: fsagent bisect --dir DIR [--git TREE --good REV --bad REV --test TEST --config CONFIG] "
+			"-- PROBE [ARG...] (see --help)");
+		goto out;
+	}
+	if ((r.goods || r.tree || r.tests || r.config) && !r.bad) {
+		log_err("--bad REV is needed with --git, --good, --test and --config");
+		goto out;
+	}
+	r.probe = argv + optind;
+	rc = bisect_loop(&r);
+out:
+	strv_free(r.goods);
+	strv_free(r.tests);
+	return rc;
+}

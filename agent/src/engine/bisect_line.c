@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A bisection's line, set up from the revisions given or read back (see
+ * bisect_line.h).
+ */
+#include "engine/bisect_line.h"
+#include "engine/git.h"
+#include "util/fileio.h"
+#include "util/log.h"
+#include "util/macro.h"
+#include "util/output.h"
+#include "util/strv.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#define LINE_SCHEMA "fsagent-bisect-line/1"
+
+/* line.json made from the revisions given (resolved, checked), or read back; given ones must match. */
+int bisect_line_setup(struct bisect_run *in, json_t **ret)
+{
+	char path[PATH_MAX], err[512], bad[41];
+	json_t *goods = NULL, *doc, *line_doc = NULL, *commits;
+	char **line = NULL;
+	int r;
+
+	if ((r = fileio_pathf(path, "%s/line.json", in->dir)) < 0)
+		return r;
+	if (in->bad) {
+		char *first = NULL;
+
+		if (!in->tree || !in->goods || !*in->goods || !in->tests || !*in->tests || !in->config) {
+			log_err("a bisection begins with --git TREE, --good REV, --bad REV, --test TEST and --config");
+			return -EINVAL;
+		}
+		if ((r = git_dirty(in->tree)) != 0) {
+			if (r > 0)
+				log_err("%s has changes not committed: the bisection builds commits, not the work "
+					"tree (commit or stash them)",
+					in->tree);
+			else
+				log_err("%s: not a git work tree (%s)", in->tree, strerror(-r));
+			return r > 0 ? -EINVAL : r;
+		}
+		if ((r = git_resolve(in->tree, in->bad, bad, err, sizeof(err))) < 0) {
+			log_err("--bad %s: %s", in->bad, err);
+			return r;
+		}
+		goods = json_array();
+		for (char **g = in->goods; *g; g++) {
+			char sha[41];
+
+			if ((r = git_resolve(in->tree, *g, sha, err, sizeof(err))) < 0) {
+				log_err("--good %s: %s", *g, err);
+				goto out;
+			}
+			if ((r = git_is_ancestor(in->tree, sha, bad)) != 1 || streq(sha, bad)) {
+				log_err("--good %s is not an ancestor of --bad %s: nothing lies between them", *g,
+					in->bad);
+				r = -EINVAL;
+				goto out;
+			}
+			json_array_append_new(goods, json_string(sha));
+		}
+		{
+			char **shas = NULL;
+			size_t i;
+			json_t *v;
+
+			json_array_foreach(goods, i, v)
+				strv_push(&shas, json_string_value(v));
+			r = git_line(in->tree, bad, shas, &line, err, sizeof(err));
+			strv_free(shas);
+		}
+		if (r < 0) {
+			log_err("git log %s in %s failed: %s", in->bad, in->tree, err);
+			goto out;
+		}
+		first = json_string_value(json_array_get(goods, 0))
+				? (char *)json_string_value(json_array_get(goods, 0))
+				: NULL;
+		doc = json_pack("{s:s, s:s, s:O, s:s, s:o, s:s, s:s?, s:[{s:s, s:s}]}", "schema", LINE_SCHEMA, "tree",
+				in->tree, "good", goods, "bad", bad, "tests", strv_to_json(in->tests), "config",
+				in->config, "build", in->build, "commits", "sha", first, "subject", "(the good end)");
+		for (char **l = line; doc && *l; l++)
+			json_array_append_new(json_object_get(doc, "commits"),
+					      json_pack("{s:s%, s:s}", "sha", *l, (size_t)40, "subject", *l + 41));
+		if (!doc || json_array_size(json_object_get(doc, "commits")) < 2 ||
+		    !streq(json_string_value(
+				   json_object_get(json_array_get(json_object_get(doc, "commits"),
+								  json_array_size(json_object_get(doc, "commits")) - 1),
+						   "sha"))
+				   ?: "",
+			   bad)) {
+			log_err("%s: the line from the good ends to %s does not end at it", in->tree, in->bad);
+			json_decref(doc);
+			r = -EINVAL;
+			goto out;
+		}
+		if (fileio_exists(path)) {
+			json_t *old = json_load_file(path, 0, NULL);
+			bool same = old && json_equal(json_object_get(old, "good"), json_object_get(doc, "good")) &&
+				    json_equal(json_object_get(old, "bad"), json_object_get(doc, "bad")) &&
+				    json_equal(json_object_get(old, "tests"), json_object_get(doc, "tests")) &&
+				    json_equal(json_object_get(old, "config"), json_object_get(doc, "config"));
+
+			json_decref(old);
+			json_decref(doc);
+			if (!same) {
+				log_err("%s was made for other revisions, tests or config (%s): give the same, none, "
+					"or a new --dir",
+					in->dir, path);
+				r = -EEXIST;
+				goto out;
+			}
+		} else {
+			r = write_output(path, doc, dump_json);
+			json_decref(doc);
+			if (r < 0)
+				goto out;
+		}
+	} else if (!fileio_exists(path)) {
+		log_err("%s holds no bisection yet: --git, --good, --bad, --test and --config begin one", in->dir);
+		return -ENOENT;
+	}
+	line_doc = json_load_file(path, 0, NULL);
+	commits = json_object_get(line_doc, "commits");
+	if (!json_is_object(line_doc) ||
+	    !streq(json_string_value(json_object_get(line_doc, "schema")) ?: "", LINE_SCHEMA) ||
+	    json_array_size(commits) < 2 || !json_is_string(json_object_get(line_doc, "config")) ||
+	    !json_is_array(json_object_get(line_doc, "tests"))) {
+		log_err("%s: not the line of fsagent bisect (schema %s)", path, LINE_SCHEMA);
+		r = -EBADMSG;
+		goto out;
+	}
+	/* the build command is the directory's: the kernels built so far are its */
+	{
+		json_t *b = json_object_get(line_doc, "build");
+
+		if (in->build && !streq(in->build, json_string_value(b) ?: "")) {
+			log_err("%s was begun with %s: kernels are built as they were (give the same --build, none, "
+				"or a new --dir)",
+				in->dir, b ? json_string_value(b) : "no --build");
+			r = -EEXIST;
+			goto out;
+		}
+		in->build = json_string_value(b);
+	}
+	for (size_t i = 0; i < json_array_size(commits); i++) {
+		const char *sha = json_string_value(json_object_get(json_array_get(commits, i), "sha"));
+
+		if (!sha || strlen(sha) != 40 || strspn(sha, "0123456789abcdef") != 40) {
+			log_err("%s: commits[%zu]: key 'sha': not a commit id", path, i);
+			r = -EBADMSG;
+			goto out;
+		}
+	}
+	*ret = TAKE_PTR(line_doc);
+	r = 0;
+out:
+	json_decref(line_doc);
+	json_decref(goods);
+	strv_free(line);
+	return r;
+}

@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The bisection loop: the line set up or read back, the runs replayed,
+ * builds and probes run as jobs, each result appended to DIR/runs.jsonl
+ * (see bisect_loop.h).
+ */
+#include "engine/bisect_loop.h"
+#include "engine/bisect_line.h"
+#include "analysis/bisect_output.h"
+#include "analysis/compare.h"
+#include "engine/git.h"
+#include "engine/job.h"
+#include "engine/statedir.h"
+#include "model/result.h"
+#include "util/fileio.h"
+#include "util/log.h"
+#include "util/macro.h"
+#include "util/output.h"
+#include "util/strv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct state {
+	struct bisect_run *in;
+	json_t *line;	  /* line.json */
+	json_t *commits;  /* line.json's commits: [0] the good end, last the bad end */
+	struct bisect *b; /* the engine, fed every recorded run */
+	json_t *log;	  /* runs.jsonl's records, in order */
+	unsigned long runs, kernels, probes;
+	double seconds;
+};
+
+static const char *sha_of(struct state *s, size_t i)
+{
+	return json_string_value(json_object_get(json_array_get(s->commits, i), "sha"));
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- the record ---------------------------------------------------------- */
+
+static int index_of(struct state *s, const char *sha)
+{
+	for (size_t i = 0; i < json_array_size(s->commits); i++)
+		if (streq(sha_of(s, i), sha))
+			return (int)i;
+	return -1;
+}
+
+/* One record into the engine and the counts. */
+static void take(struct state *s, json_t *rec)
+{
+	int i = index_of(s, json_string_value(json_object_get(rec, "commit")) ?: "");
+	json_t *v;
+
+	if (i < 0)
+		return;
+	if ((v = json_object_get(rec, "runs"))) {
+		bisect_record(s->b, (size_t)i, (unsigned)json_integer_value(v),
+			      (unsigned)json_integer_value(json_object_get(rec, "fails")));
+		s->runs += (unsigned long)json_integer_value(v);
+	}
+	if (json_object_get(rec, "skip"))
+		bisect_skip(s->b, (size_t)i);
+	if (json_is_true(json_object_get(rec, "built")))
+		s->kernels++;
+	if ((v = json_object_get(rec, "probe")) && (unsigned long)json_integer_value(v) >= s->probes)
+		s->probes = (unsigned long)json_integer_value(v) + 1;
+	s->seconds += json_number_value(json_object_get(rec, "seconds"));
+	json_array_append(s->log, rec);
+}
+
+/* DIR/runs.jsonl read back: a torn last line (a stop while writing it) is dropped; a bad line before it refused. */
+static int replay(struct state *s)
+{
+	char path[PATH_MAX];
+	_cleanup_free_ char *text = NULL;
+	char *line, *next;
+	unsigned no = 0;
+	int r;
+
+	if ((r = fileio_pathf(path, "%s/runs.jsonl", s->in->dir)) < 0)
+		return r;
+	r = fileio_read_regular(path, 64 << 20, &text, NULL);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0) {
+		log_err("read '%s' failed: %s", path, strerror(-r));
+		return r;
+	}
+	for (line = text; line && *line; line = next) {
+		json_t *rec;
+
+		next = strchr(line, '\n');
+		no++;
+		if (!next) {
+			log_warn("%s:%u: an unfinished last line (a stop while writing it), left out", path, no);
+			break;
+		}
+		*next++ = '\0';
+		rec = json_loads(line, 0, NULL);
+		if (!json_is_object(rec) || !json_is_string(json_object_get(rec, "commit")) ||
+		    index_of(s, json_string_value(json_object_get(rec, "commit"))) < 0 ||
+		    json_integer_value(json_object_get(rec, "fails")) < 0 ||
+		    json_integer_value(json_object_get(rec, "fails")) >
+			    json_integer_value(json_object_get(rec, "runs"))) {
+			log_err("%s:%u: not a record of this bisection (key 'commit', 'runs' or 'fails')", path, no);
+			json_decref(rec);
+			return -EBADMSG;
+		}
+		take(s, rec);
+		json_decref(rec);
+	}
+	return 0;
+}
+
+/* rec appended to DIR/runs.jsonl and fsync'd, then taken. Returns 0 or -errno (logged). */
+static int append(struct state *s, json_t *rec)
+{
+	char path[PATH_MAX];
+	_cleanup_free_ char *text = json_dumps(rec, JSON_COMPACT);
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	if (!text || (r = fileio_pathf(path, "%s/runs.jsonl", s->in->dir)) < 0)
+		return -ENOMEM;
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0 || fileio_write_all(fd, text, strlen(text)) < 0 || fileio_write_all(fd, "\n", 1) < 0 ||
+	    fsync(fd) < 0) {
+		r = -errno;
+		log_err("append to '%s' failed: %m", path);
+		return r;
+	}
+	take(s, rec);
+	return 0;
+}
+
+/* ---- builds and probes ----------------------------------------------------- */
+
+/* The first line of a build log that says error, else its last line. */
+static void first_error(const char *log, char *buf, size_t size)
+{
+	_cleanup_free_ char *text = NULL;
+	char *line, *save = NULL, *last = NULL;
+
+	snprintf(buf, size, "(no log)");
+	if (fileio_read_regular(log, 16 << 20, &text, NULL) < 0)
+		return;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strstr(line, "error:") || strstr(line, "Error ")) {
+			snprintf(buf, size, "%s", line);
+			return;
+		}
+		last = line;
+	}
+	if (last)
+		snprintf(buf, size, "%s", last);
+}
+
+/* Run `sh -c cmd` (or argv) as a job with env and log; its exit status into *status. Returns 0 or -errno. */
+static int run_job(char *const *argv, const char *const *env, const char *log, int *status)
+{
+	struct job j = JOB_INIT;
+	int r = job_start(&j, argv, env, log, false);
+
+	if (r == 0)
+		r = job_wait(&j);
+	*status = j.p.status;
+	return r;
+}
+
+/* commit i's kernel, built unless built before. Returns 0 built, 1 cannot be built (recorded), or -errno. */
+static int build(struct state *s, size_t i, char *kdir)
+{
+	char dir[PATH_MAX], log[PATH_MAX], why[512];
+	_cleanup_free_ char *e_commit = NULL, *e_tree = NULL, *e_kernel = NULL;
+	const char *sha = sha_of(s, i);
+	double t0 = now();
+	size_t k;
+	json_t *rec;
+	int r, status;
+
+	if ((r = fileio_pathf(dir, "%s/kernels/%s", s->in->dir, sha)) < 0 ||
+	    (r = fileio_pathf(kdir, "%s/kernel", dir)) < 0 || (r = fileio_pathf(log, "%s/build.log", dir)) < 0)
+		return r;
+	if (!s->in->build) {
+		kdir[0] = '\0';
+		return 0;
+	}
+	json_array_foreach(s->log, k, rec)
+		if (streq(json_string_value(json_object_get(rec, "commit")), sha) &&
+		    json_is_true(json_object_get(rec, "built")))
+			return 0;
+	if ((r = fileio_mkdir_p(kdir)) < 0)
+		return r;
+	printf("building %.12s (log: %s)\n", sha, log);
+	fflush(stdout);
+	if (asprintf(&e_commit, "FSAGENT_BISECT_COMMIT=%s", sha) < 0 ||
+	    asprintf(&e_tree, "FSAGENT_BISECT_TREE=%s", json_string_value(json_object_get(s->line, "tree"))) < 0 ||
+	    asprintf(&e_kernel, "FSAGENT_BISECT_KERNEL=%s", kdir) < 0)
+		return -ENOMEM;
+	r = run_job((char *const[]){ (char *)"/bin/sh", (char *)"-c", (char *)s->in->build, NULL },
+		    (const char *const[]){ e_commit, e_tree, e_kernel, NULL }, log, &status);
+	if (r < 0)
+		return r;
+	if (status == 0) {
+		rec = json_pack("{s:s, s:I, s:b, s:f}", "commit", sha, "index", (json_int_t)i, "built", 1, "seconds",
+				now() - t0);
+	} else {
+		first_error(log, why, sizeof(why));
+		printf("  cannot build %.12s: %s\n", sha, why);
+		rec = json_pack("{s:s, s:I, s:s+, s:f}", "commit", sha, "index", (json_int_t)i, "skip",
+				"cannot build: ", why, "seconds", now() - t0);
+	}
+	r = rec ? append(s, rec) : -ENOMEM;
+	json_decref(rec);
+	return r < 0 ? r : status != 0;
+}
+
+/* The named tests' runs and failures in a probe's bundles: 0, -ENOENT (none), or -errno (logged, named). */
+static int count_bundles(struct state *s, const char *res, unsigned *runs, unsigned *fails)
+{
+	struct compare *cmp = NULL;
+	char err[1024] = "";
+	json_t *doc, *t;
+	size_t i;
+	int r = compare_new(&cmp);
+
+	*runs = *fails = 0;
+	if (r < 0)
+		return r;
+	r = compare_add(cmp, SIDE_CANDIDATE, res, err, sizeof(err));
+	if (r < 0) {
+		if (r != -ENOENT)
+			log_err("the probe's results: %s", err);
+		compare_free(cmp);
+		return r;
+	}
+	doc = compare_result(cmp, 0.01);
+	compare_free(cmp);
+	if (!doc)
+		return -ENOMEM;
+	json_array_foreach(json_object_get(doc, "tests"), i, t) {
+		json_t *tests = json_object_get(s->line, "tests"), *name;
+		size_t k;
+
+		if (!streq(compare_str(t, "config"), json_string_value(json_object_get(s->line, "config"))))
+			continue;
+		json_array_foreach(tests, k, name)
+			if (streq(compare_str(t, "test"), json_string_value(name))) {
+				*runs += (unsigned)compare_num(json_object_get(t, "candidate"), "runs");
+				*fails += (unsigned)compare_num(json_object_get(t, "candidate"), "failures");
+			}
+	}
+	json_decref(doc);
+	return 0;
+}
+
+/* One call of the probe in probe directory pdir. Returns its exit status (logged when not 0, 1, 125) or -errno. */
+static int call_probe(struct state *s, size_t i, const char *kdir, const struct bisect_step *st, const char *pdir)
+{
+	char res[PATH_MAX], log[PATH_MAX];
+	_cleanup_free_ char *tests = NULL;
+	char *e[10] = { NULL };
+	const char *config = json_string_value(json_object_get(s->line, "config"));
+	char **tv = NULL;
+	size_t k;
+	json_t *v;
+	int r, status;
+
+	json_array_foreach(json_object_get(s->line, "tests"), k, v)
+		strv_push(&tv, json_string_value(v));
+	tests = strv_join(tv, ' ');
+	strv_free(tv);
+	if ((r = fileio_pathf(res, "%s/results", pdir)) < 0 || (r = fileio_pathf(log, "%s/log", pdir)) < 0 ||
+	    (r = fileio_mkdir_p(res)) < 0)
+		return r;
+	if (!tests || asprintf(&e[0], "FSAGENT_BISECT_COMMIT=%s", sha_of(s, i)) < 0 ||
+	    asprintf(&e[1], "FSAGENT_BISECT_KERNEL=%s", kdir) < 0 ||
+	    asprintf(&e[2], "FSAGENT_BISECT_TESTS=%s", tests) < 0 ||
+	    asprintf(&e[3], "FSAGENT_BISECT_CONFIG=%s", config) < 0 ||
+	    asprintf(&e[4], "FSAGENT_BISECT_RUNS=%u", st->runs) < 0 ||
+	    asprintf(&e[5], "FSAGENT_BISECT_STOP=%d", st->stop_at_fail) < 0 ||
+	    asprintf(&e[6], "FSAGENT_BISECT_RESULTS=%s", res) < 0 ||
+	    asprintf(&e[7], "FSAGENT_REDUCE_TESTS=%s", tests) < 0 ||
+	    asprintf(&e[8], "FSAGENT_REDUCE_CONFIG=%s", config) < 0)
+		r = -ENOMEM;
+	else
+		r = run_job(s->in->probe, (const char *const *)e, log, &status);
+	for (size_t n = 0; n < ARRAY_SIZE(e); n++)
+		free(e[n]);
+	if (r < 0)
+		return r;
+	if (status != 0 && status != 1 && status != 125)
+		log_err("the probe exited %d at %.12s (0: passed, 1: failed, 125: cannot test); its log: %s. Run "
+			"fsagent bisect again to go on",
+			status, sha_of(s, i), log);
+	return status;
+}
+
+/* What a probe directory was made for, before the probe runs: a stop leaves it to recover(). */
+static int write_step(struct state *s, size_t i, const struct bisect_step *st, const char *pdir)
+{
+	char path[PATH_MAX];
+	json_t *sj = json_pack("{s:s, s:i, s:b, s:s}", "commit", sha_of(s, i), "runs", (int)st->runs, "stop_at_fail",
+			       st->stop_at_fail, "phase", st->phase);
+	int r = fileio_mkdir_p(pdir);
+
+	if (r == 0)
+		r = fileio_pathf(path, "%s/step.json", pdir);
+	if (r == 0)
+		r = sj ? write_output(path, sj, dump_json) : -ENOMEM;
+	json_decref(sj);
+	return r;
+}
+
+/* Probe step st at commit i (built into kdir), each result recorded as it comes. Returns 0 or -errno/-ECHILD. */
+static int probe(struct state *s, size_t i, const char *kdir, const struct bisect_step *st)
+{
+	unsigned got = 0, failed = 0;
+
+	while (got < st->runs && !(st->stop_at_fail && failed)) {
+		char pdir[PATH_MAX], res[PATH_MAX];
+		unsigned long n = s->probes;
+		unsigned runs, fails;
+		double t0 = now();
+		json_t *rec;
+		int status, r;
+
+		if ((r = fileio_pathf(pdir, "%s/probes/%lu", s->in->dir, n)) < 0 ||
+		    (r = fileio_pathf(res, "%s/results", pdir)) < 0 || (r = write_step(s, i, st, pdir)) < 0)
+			return r;
+		status = call_probe(s, i, kdir, st, pdir);
+		if (status < 0)
+			return status;
+		if (status != 0 && status != 1 && status != 125)
+			return -ECHILD;
+		r = status == 125 ? -ENOENT : count_bundles(s, res, &runs, &fails);
+		if (r == -ENOENT && status != 125) {
+			/* no bundle: the call was one run, as fsagent reduce's probes are */
+			runs = 1;
+			fails = status == 1;
+		} else if (r < 0 && status != 125) {
+			return r;
+		}
+		if (status == 125 || runs == 0)
+			rec = json_pack("{s:s, s:I, s:I, s:s, s:f}", "commit", sha_of(s, i), "index", (json_int_t)i,
+					"probe", (json_int_t)n, "skip", status == 125 ? "cannot test" : "no result",
+					"seconds", now() - t0);
+		else
+			rec = json_pack("{s:s, s:I, s:I, s:s, s:i, s:i, s:i, s:f}", "commit", sha_of(s, i), "index",
+					(json_int_t)i, "probe", (json_int_t)n, "phase", st->phase, "asked",
+					(int)st->runs, "runs", (int)runs, "fails", (int)fails, "seconds", now() - t0);
+		if (!rec || (r = append(s, rec)) < 0) {
+			json_decref(rec);
+			return r < 0 ? r : -ENOMEM;
+		}
+		json_decref(rec);
+		if (status == 125 || runs == 0) {
+			printf("  %.12s: %s: skipped\n", sha_of(s, i), status == 125 ? "cannot test" : "no result");
+			return 0;
+		}
+		printf("  %.12s: %u of %u runs failed\n", sha_of(s, i), fails, runs);
+		fflush(stdout);
+		got += runs;
+		failed += fails;
+	}
+	return 0;
+}
+
+/* A probe directory left by a stop: its finished runs recorded, nothing run again. */
+static int recover(struct state *s)
+{
+	char pdir[PATH_MAX], res[PATH_MAX], step[PATH_MAX];
+	unsigned runs, fails;
+	json_t *st, *rec;
+	int r;
+
+	if ((r = fileio_pathf(pdir, "%s/probes/%lu", s->in->dir, s->probes)) < 0 ||
+	    (r = fileio_pathf(res, "%s/results", pdir)) < 0 || (r = fileio_pathf(step, "%s/step.json", pdir)) < 0)
+		return r;
+	if (!fileio_exists(pdir))
+		return 0;
+	st = json_load_file(step, 0, NULL);
+	r = count_bundles(s, res, &runs, &fails);
+	if (r == 0 && runs && json_is_string(json_object_get(st, "commit")) &&
+	    index_of(s, json_string_value(json_object_get(st, "commit"))) >= 0) {
+		rec = json_pack("{s:O, s:I, s:I, s:s, s:i, s:i, s:b}", "commit", json_object_get(st, "commit"), "index",
+				(json_int_t)index_of(s, json_string_value(json_object_get(st, "commit"))), "probe",
+				(json_int_t)s->probes, "phase", "recovered", "runs", (int)runs, "fails", (int)fails,
+				"interrupted", 1);
+		r = rec ? append(s, rec) : -ENOMEM;
+		json_decref(rec);
+		if (r == 0)
+			printf("recovered %u runs of an interrupted probe (%s)\n", runs, pdir);
+	} else {
+		/* nothing finished there: set aside, the number reused */
+		char aside[PATH_MAX];
+
+		r = fileio_pathf(aside, "%s.interrupted-%lld", pdir, (long long)time(NULL));
+		if (r == 0 && rename(pdir, aside) < 0)
+			r = -errno;
+	}
+	json_decref(st);
+	return r < 0 && r != -ENOENT ? r : 0;
+}
+
+/* ---- the loop -------------------------------------------------------------- */
+
+static int outcome(struct state *s, const struct bisect_step *st, const char *verdict)
+{
+	char path[PATH_MAX];
+	json_t *doc = bisect_output_doc(s->line, s->b, st, verdict, s->log, s->runs, s->kernels, s->seconds);
+	int r;
+
+	if (!doc)
+		return -ENOMEM;
+	if ((r = fileio_pathf(path, "%s/bisect.json", s->in->dir)) == 0)
+		r = write_output(path, doc, dump_json);
+	if (r == 0 && (r = fileio_pathf(path, "%s/bisect.html", s->in->dir)) == 0)
+		r = write_output(path, doc, bisect_output_html);
+	putchar('\n');
+	print_printable(bisect_output_text, doc);
+	printf("outcome: %s/bisect.json, %s/bisect.html\n", s->in->dir, s->in->dir);
+	json_decref(doc);
+	return r;
+}
+
+static const char *over_budget(struct state *s)
+{
+	if (s->in->max_runs && s->runs >= s->in->max_runs)
+		return "budget: the runs are spent (--max-runs)";
+	if (s->in->max_kernels && s->kernels >= s->in->max_kernels)
+		return "budget: the kernels are spent (--max-kernels)";
+	if (s->in->max_seconds && s->seconds >= (double)s->in->max_seconds)
+		return "budget: the time is spent (--max-time)";
+	return NULL;
+}
+
+static int loop(struct state *s)
+{
+	struct bisect_step st;
+	char kdir[PATH_MAX];
+
+	for (;;) {
+		const char *budget;
+		size_t i;
+		int r;
+
+		if (bisect_next(s->b, &st) < 0)
+			return 3;
+		if (st.action != BISECT_PROBE) {
+			static const char *const verdicts[] = { "", "found", "no-difference", "stuck" };
+
+			if (outcome(s, &st, verdicts[st.action]) < 0)
+				return 3;
+			return st.action == BISECT_FOUND ? 0 : st.action == BISECT_NO_DIFFERENCE ? 1 : 4;
+		}
+		budget = over_budget(s);
+		if (budget) {
+			st.why = budget;
+			if (outcome(s, &st, "budget") < 0)
+				return 3;
+			return 4;
+		}
+		i = st.commit;
+		printf("%s: %.12s %s, %u run%s%s\n", st.phase, sha_of(s, i),
+		       json_string_value(json_object_get(json_array_get(s->commits, i), "subject")), st.runs,
+		       st.runs == 1 ? "" : "s", st.stop_at_fail ? " (to the first failure)" : "");
+		fflush(stdout);
+		r = build(s, i, kdir);
+		if (r == 0)
+			r = probe(s, i, kdir, &st);
+		if (r < 0)
+			return 3;
+	}
+}
+
+int bisect_loop(struct bisect_run *in)
+{
+	struct state s = { .in = in, .log = json_array() };
+	double conf = in->o.confidence;
+	struct statedir_option opt = { "confidence", &conf, in->confidence_given, false };
+	int r, rc;
+
+	if (statedir_lock(in->dir, "fsagent bisect") < 0)
+		return 2;
+	job_stop_on_signals();
+	r = bisect_line_setup(in, &s.line);
+	s.commits = json_object_get(s.line, "commits");
+	if (r == 0 && (r = statedir_options(in->dir, "fsagent bisect", &opt, 1)) == 0) {
+		in->o.confidence = conf;
+		r = bisect_new(json_array_size(s.commits), &in->o, &s.b);
+		if (r < 0)
+			log_err("bisect: %s", strerror(-r));
+	}
+	if (r == 0 && (r = replay(&s)) == 0 && (r = recover(&s)) == 0) {
+		printf("bisect %s %s: %zu commits after the good end, %lu runs so far\n",
+		       json_string_value(json_object_get(s.line, "config")),
+		       json_string_value(json_array_get(json_object_get(s.line, "tests"), 0)),
+		       json_array_size(s.commits) - 1, s.runs);
+		fflush(stdout);
+		rc = loop(&s);
+	} else {
+		rc = r == -ENOMEM || r == -EIO ? 3 : 2;
+	}
+	bisect_free(s.b);
+	json_decref(s.line);
+	json_decref(s.log);
+	return rc;
+}
