@@ -145,9 +145,13 @@ struct scenario {
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "seeds", required_argument, NULL, 's' },    { "commits", required_argument, NULL, 'n' },
-		{ "check", no_argument, NULL, 'c' },	      { "seed", required_argument, NULL, 'S' },
-		{ "scenario", required_argument, NULL, 'k' }, {},
+		{ "seeds", required_argument, NULL, 's' },
+		{ "commits", required_argument, NULL, 'n' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "scenario", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
 	};
 	const struct scenario sc[] = {
 		{ 0, 1.0, 0.99, 20, 14 },  { 0, 0.5, 0.99, 60, 25 },   { 0, 0.2, 0.99, 200, 25 },
@@ -164,6 +168,14 @@ int main(int argc, char **argv)
 		case 'c': check = 1; break;
 		case 'S': only_seed = (unsigned)strtoul(optarg, NULL, 10); break;
 		case 'k': only_k = atoi(optarg); break;
+		case 'h':
+			printf("usage: bisect-sim [--seeds N] [--commits N] [--check] [--scenario K] [--seed S]\n"
+			       "Bisection strategies simulated on the same seeds (tests/bench/bisect). --scenario K\n"
+			       "(0..4: rates 1.0, 0.5, 0.2, 0.1, 0.05->0.4) and --seed S run one row or one seed;\n"
+			       "SIM_TRACE=1 prints every probe, SIM_DEBUG=1 the seeds gone wrong and the runs per\n"
+			       "phase, SIM_OPTS=\"confidence null_prior batch_power end_fails confirm_fails\"\n"
+			       "overrides the engine's defaults. --check exits 1 when fsagent misses a target.\n");
+			return 0;
 		default: return 2;
 		}
 	}

@@ -168,6 +168,30 @@ static void test_all_skipped(void **state)
 	bisect_free(b);
 }
 
+/* An end that cannot be built or tested ends the bisection: nothing to compare */
+static void test_end_skipped(void **state)
+{
+	struct bisect_opts o;
+	struct bisect *b;
+	struct bisect_step s;
+
+	(void)state;
+	bisect_opts_default(&o);
+	assert_int_equal(bisect_new(10, &o, &b), 0);
+	bisect_skip(b, 9);
+	assert_int_equal(bisect_next(b, &s), 0);
+	assert_int_equal(s.action, BISECT_STUCK);
+	assert_string_equal(s.why, "the bad end cannot be built or tested");
+	bisect_free(b);
+	assert_int_equal(bisect_new(10, &o, &b), 0);
+	bisect_record(b, 9, 2, 2);
+	bisect_skip(b, 0);
+	assert_int_equal(bisect_next(b, &s), 0);
+	assert_int_equal(s.action, BISECT_STUCK);
+	assert_string_equal(s.why, "the good end cannot be built or tested");
+	bisect_free(b);
+}
+
 static void test_bad_options(void **state)
 {
 	struct bisect_opts o;
@@ -190,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_always_fails),	  cmocka_unit_test(test_flaky),
 		cmocka_unit_test(test_skipped_neighbour), cmocka_unit_test(test_no_difference),
 		cmocka_unit_test(test_all_skipped),	  cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_end_skipped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

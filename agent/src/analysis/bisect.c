@@ -9,8 +9,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-#define PRIOR_A 0.5	 /* Jeffreys' Beta(1/2, 1/2) for both rates */
-#define ENDS_DIFFER 0.95 /* P(p_good < p_bad) from the ends before a search */
+#define PRIOR_A 0.5	/* Jeffreys' Beta(1/2, 1/2) for both rates, beside... */
+#define SPIKE 0.25	/* ... a rate of exactly 0 and one of exactly 1, a quarter each */
+#define ENDS_DIFFER 0.9 /* P(p_good < p_bad) from the ends before a search */
 
 struct commit {
 	unsigned runs, fails;
@@ -121,7 +122,8 @@ void bisect_rates(const struct bisect *b, double *good, double *bad)
 }
 
 /* log of the Beta-binomial evidence: fails of runs at one unknown rate, Beta(a, a) over it */
-static double evidence(uint64_t fails, uint64_t runs)
+
+static double slab(uint64_t fails, uint64_t runs)
 {
 	double f = (double)fails, s = (double)(runs - fails);
 
@@ -129,9 +131,35 @@ static double evidence(uint64_t fails, uint64_t runs)
 	       (2 * lgamma(PRIOR_A) - lgamma(2 * PRIOR_A));
 }
 
+/*
+ * log P(fails of runs) under the rates' prior: exactly 0 (a test that never
+ * fails: a clean baseline) and exactly 1 (a deterministic regression) with
+ * SPIKE each, since both are common, else Jeffreys' Beta(1/2, 1/2).
+ */
+static double evidence(uint64_t fails, uint64_t runs)
+{
+	double top = slab(fails, runs) + log1p(-2 * SPIKE), e = 0;
+
+	if (fails == 0)
+		e += SPIKE;
+	if (fails == runs)
+		e += SPIKE;
+	/* log(e + exp(top)), without overflow */
+	if (e <= 0)
+		return top;
+	return top > log(e) ? top + log1p(e / exp(top)) : log(e) + log1p(exp(top) / e);
+}
+
 static double rate(uint64_t fails, uint64_t runs)
 {
-	return (PRIOR_A + (double)fails) / (2 * PRIOR_A + (double)runs);
+	double mean = (PRIOR_A + (double)fails) / (2 * PRIOR_A + (double)runs), p0, p1, ps, z;
+
+	/* the posterior weights of 0, 1 and the slab; the mean of their mixture */
+	ps = exp(slab(fails, runs)) * (1 - 2 * SPIKE);
+	p0 = fails == 0 ? SPIKE : 0;
+	p1 = fails == runs ? SPIKE : 0;
+	z = p0 + p1 + ps;
+	return (p1 + ps * mean) / z;
 }
 
 /*
@@ -327,6 +355,14 @@ int bisect_next(struct bisect *b, struct bisect_step *s)
 	update(b);
 	c = best_group(b, &mass);
 	*s = (struct bisect_step){ .confidence = mass };
+	/* without both ends there is nothing to compare */
+	if (b->c[b->n - 1].skip || b->c[0].skip) {
+		*s = (struct bisect_step){ .action = BISECT_STUCK,
+					   .why = b->c[0].skip ? "the good end cannot be built or tested"
+							       : "the bad end cannot be built or tested",
+					   .confidence = mass };
+		return 0;
+	}
 	/* the bad end: until it failed end_fails times */
 	if (bad->fails < b->o.end_fails) {
 		unsigned want;

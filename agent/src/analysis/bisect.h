@@ -10,8 +10,11 @@
  * changed (one rate everywhere). Every run at every commit is evidence:
  * the posterior of i is its prior (uniform over the line; 0 gets
  * null_prior) times the likelihood of all runs with both rates integrated
- * out under Jeffreys' Beta(1/2, 1/2), so the rates are estimated with the
- * culprit, never given, and a flake that got worse is a change like any.
+ * out, so the rates are estimated with the culprit, never given, and a
+ * flake that got worse is a change like any. Each rate's prior: exactly 0
+ * (a clean baseline) a quarter, exactly 1 (a deterministic regression) a
+ * quarter, else Jeffreys' Beta(1/2, 1/2): both ends of the range are
+ * common, and a run that contradicts them costs them at once.
  *
  * The steps (bisect_next):
  *   bad end    runs at n-1 until it failed end_fails times (its rate);
