@@ -186,7 +186,7 @@ lint: | $(BUILD)/.packages-test
 		--inline-suppr -D_GNU_SOURCE -Iagent/src \
 		--library=tests/cppcheck-jansson.cfg agent/src tests/unit tests/host/mkhostile.c tests/host/bisect-sim.c tests/fuzz
 	$(Q)shellcheck scripts/install-packages scripts/build-deps scripts/build-kernel scripts/debian-kernel \
-		scripts/debian-mirror scripts/fsagent-qemu scripts/fsagent-qualify scripts/lib/*.sh image/build image/build-fstests image/customize image/cloud-disk image/mkinitramfs \
+		scripts/debian-mirror scripts/fsagent-qemu scripts/fsagent-qualify scripts/fsagent-bisect scripts/lib/*.sh image/build image/build-fstests image/customize image/cloud-disk image/mkinitramfs \
 		tests/run-unit tests/vm/*.sh tests/check tests/vm/run tests/vm/cases/* tests/host/run tests/host/lib.sh \
 		tests/host/cases/* tests/kconfig/run tests/fixtures/*.sh tests/fixtures/capture tests/fixtures/capture-kmsg \
 		tests/bench/* tests/fuzz/run tests/lint-layers tests/lint-format .ci/run

@@ -97,6 +97,8 @@ static void test_errors(void **state)
 	expect_error("fsagent.hostname=0123456789012345678901234567890123456789012345678901234567890123",
 		     "hostname must have 1 to 63 characters");
 	expect_error("fsagent.root=vda", "key 'fsagent.root': 'vda' is not LABEL=..., UUID=... or /dev/...");
+	expect_error("fsagent.commit=abc123", "key 'fsagent.commit': 'abc123' is not a full commit id");
+	expect_error("fsagent.describe=v6.1;rm", "key 'fsagent.describe': 'v6.1;rm' is not git describe's words");
 }
 
 int main(void)

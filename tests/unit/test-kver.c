@@ -57,9 +57,37 @@ static void test_cmp(void **state)
 	assert_true(cmp("5.15.200", "6.1") < 0);
 }
 
+/* fsagent.commit= and fsagent.describe=: the launcher's words for a kernel built from a commit */
+static void test_cmdline_git(void **state)
+{
+	const char *cl = "console=ttyS0 fsagent.commit=0123456789abcdef0123456789abcdef01234567 "
+			 "fsagent.describe=v6.1.58-3-g0123456789ab quiet";
+	char buf[KVER_DESCRIBE_MAX + 1];
+
+	(void)state;
+	assert_int_equal(kver_cmdline_value(cl, "fsagent.commit=", kver_commit_ok, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "0123456789abcdef0123456789abcdef01234567");
+	assert_int_equal(kver_cmdline_value(cl, "fsagent.describe=", kver_describe_ok, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "v6.1.58-3-g0123456789ab");
+	assert_int_equal(kver_cmdline_value("quiet", "fsagent.commit=", kver_commit_ok, buf, sizeof(buf)), -ENOENT);
+	/* short, upper case, too long: refused */
+	assert_int_equal(
+		kver_cmdline_value("fsagent.commit=0123abc", "fsagent.commit=", kver_commit_ok, buf, sizeof(buf)),
+		-EINVAL);
+	assert_int_equal(kver_cmdline_value("fsagent.commit=0123456789ABCDEF0123456789abcdef01234567",
+					    "fsagent.commit=", kver_commit_ok, buf, sizeof(buf)),
+			 -EINVAL);
+	assert_int_equal(
+		kver_cmdline_value("fsagent.describe=v6.1`x`", "fsagent.describe=", kver_describe_ok, buf, sizeof(buf)),
+		-EINVAL);
+	assert_int_equal(kver_cmdline_value("fsagent.describe=v6.1", "fsagent.describe=", kver_describe_ok, buf, 4),
+			 -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cmdline_git),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_cmp),

@@ -175,10 +175,15 @@ static int add_kernel(json_t *sub, json_t *b, const struct kcidb_opts *o, char *
 {
 	json_t *k = json_object_get(b, "kernel"), *caps = json_object_get(b, "caps"), *co, *bu;
 	const char *release = *str(k, "release") ? str(k, "release") : "unknown";
+	/* the commit: the option's, else the one the kernel was built from (scripts/build-kernel --commit) */
+	json_t *git = json_object_get(k, "git");
+	const char *commit = o->git_commit					      ? o->git_commit
+			     : all_of(str(git, "commit"), "0123456789abcdef", 40, 40) ? str(git, "commit")
+										      : NULL;
 	char checkout_id[320];
 
-	snprintf(checkout_id, sizeof(checkout_id), "%s:%s%s", o->origin, o->git_commit ? "" : "linux-",
-		 o->git_commit ? o->git_commit : release);
+	snprintf(checkout_id, sizeof(checkout_id), "%s:%s%s", o->origin, commit ? "" : "linux-",
+		 commit ? commit : release);
 	snprintf(build_id, bsize, "%s:linux-%s-%016llx", o->origin, release,
 		 (unsigned long long)hash_fnv1a(str(k, "version"), strlen(str(k, "version"))));
 	co = find_id(json_object_get(sub, "checkouts"), checkout_id);
@@ -196,7 +201,9 @@ static int add_kernel(json_t *sub, json_t *b, const struct kcidb_opts *o, char *
 			return -ENOMEM;
 		put(co, "tree_name", o->tree_name ? json_string(o->tree_name) : NULL);
 		put(co, "git_repository_url", o->git_url ? json_string(o->git_url) : NULL);
-		put(co, "git_commit_hash", o->git_commit ? json_string(o->git_commit) : NULL);
+		put(co, "git_commit_hash", commit ? json_string(commit) : NULL);
+		if (!o->git_commit && commit && *str(git, "describe"))
+			put(co, "git_commit_name", json_string(str(git, "describe")));
 		put(co, "git_repository_branch", o->git_branch ? json_string(o->git_branch) : NULL);
 		put(co, "start_time", time_of(json_object_get(b, "started")));
 		put(co, "misc", json_pack("{s:s}", "kernel_release", release));

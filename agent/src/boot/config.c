@@ -5,6 +5,7 @@
  * removed.
  */
 #include "boot/config.h"
+#include "model/kver.h"
 #include "model/plan.h"
 #include "util/macro.h"
 
@@ -175,6 +176,15 @@ static int parse_one(struct boot_config *c, const char *key, const char *val, ch
 			return -EINVAL;
 		}
 		c->loglevel = val[0] - '0';
+		return 0;
+	}
+	if (streq(k, "commit") || streq(k, "describe")) {
+		/* the kernel's git identity, for caps.json (machine/caps.c reads it from /proc/cmdline) */
+		if (!(streq(k, "commit") ? kver_commit_ok(val) : kver_describe_ok(val))) {
+			snprintf(err, es, "key '%s': '%s' is not %s", key, val,
+				 streq(k, "commit") ? "a full commit id (40 hex digits)" : "git describe's words");
+			return -EINVAL;
+		}
 		return 0;
 	}
 	if (plan_key_is_known(k)) {

@@ -232,6 +232,16 @@ static json_t *collect_kernel(struct caps *c)
 	sysroot_read_line(&cmdline, "/proc/cmdline");
 	c->version_ok = kver_parse(c->release, &c->version) == 0;
 	j = json_pack("{s:s, s:s?, s:s?}", "release", c->release, "version", version, "cmdline", cmdline);
+	/* built from a commit: the launcher says which (scripts/build-kernel --commit) */
+	if (j && cmdline) {
+		char commit[KVER_COMMIT_LEN + 1], describe[KVER_DESCRIBE_MAX + 1];
+
+		if (kver_cmdline_value(cmdline, "fsagent.commit=", kver_commit_ok, commit, sizeof(commit)) == 0)
+			json_object_set_new(j, "git", json_pack("{s:s}", "commit", commit));
+		if (json_object_get(j, "git") &&
+		    kver_cmdline_value(cmdline, "fsagent.describe=", kver_describe_ok, describe, sizeof(describe)) == 0)
+			json_object_set_new(json_object_get(j, "git"), "describe", json_string(describe));
+	}
 	if (c->version_ok)
 		json_object_set_new(j, "parsed",
 				    json_pack("{s:i, s:i, s:i, s:i}", "major", c->version.major, "minor",

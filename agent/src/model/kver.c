@@ -69,3 +69,41 @@ int kver_cmp(const struct kver *a, const struct kver *b)
 	}
 	return 0;
 }
+
+static int all_in(const char *s, const char *set, size_t min, size_t max)
+{
+	size_t n = strlen(s);
+
+	return n >= min && n <= max && strspn(s, set) == n;
+}
+
+int kver_commit_ok(const char *s)
+{
+	return all_in(s, "0123456789abcdef", KVER_COMMIT_LEN, KVER_COMMIT_LEN);
+}
+
+int kver_describe_ok(const char *s)
+{
+	return all_in(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+~-", 1, KVER_DESCRIBE_MAX);
+}
+
+int kver_cmdline_value(const char *cmdline, const char *key, int (*check)(const char *), char *buf, size_t size)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = cmdline; p && *p;) {
+		size_t n;
+
+		p += strspn(p, " \t\n");
+		n = strcspn(p, " \t\n");
+		if (n > klen && strncmp(p, key, klen) == 0) {
+			if (n - klen >= size)
+				return -EINVAL;
+			memcpy(buf, p + klen, n - klen);
+			buf[n - klen] = '\0';
+			return check(buf) ? 0 : -EINVAL;
+		}
+		p += n;
+	}
+	return -ENOENT;
+}
