@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A run resumed after the machine went down: the test that was in flight
+ * is recorded as a crash, with the last lines the crashed kernel left in
+ * pstore (read once, then cleared, so a later crash does not inherit them)
+ * and what they report.
+ */
+#pragma once
+
+#include "model/bundle.h"
+
+/* The running iteration's first test not yet recorded, as a crash; nothing between iterations. */
+void crash_record(struct bundle *b);
