@@ -41,18 +41,6 @@ static void usage(void)
 	       "failed (run again to go on), 4 a budget spent or no commit left to tell.\n");
 }
 
-static int count_arg(const char *opt, const char *s, unsigned long *ret)
-{
-	unsigned long long v;
-
-	if (fileio_parse_u64(s, &v) < 0 || v < 1 || v > 100000000) {
-		log_err("%s: '%s' is not a count from 1", opt, s);
-		return -1;
-	}
-	*ret = (unsigned long)v;
-	return 0;
-}
-
 int cmd_bisect(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -71,7 +59,7 @@ int cmd_bisect(int argc, char **argv)
 		{},
 	};
 	struct bisect_run r = { 0 };
-	char *end;
+	unsigned long long n;
 	int c, rc = 2;
 
 	bisect_opts_default(&r.o);
@@ -97,24 +85,19 @@ int cmd_bisect(int argc, char **argv)
 				goto out;
 			break;
 		case 'C':
-			r.o.confidence = strtod(optarg, &end);
-			if (*end || end == optarg || !(r.o.confidence > 0.5 && r.o.confidence < 1)) {
-				log_err("--confidence: '%s' is not a probability between 0.5 and 1", optarg);
+			if (parse_real("--confidence", optarg, 0.5, 1, &r.o.confidence) < 0)
 				goto out;
-			}
 			r.confidence_given = true;
 			break;
 		case 'R':
-			if (count_arg("--max-runs", optarg, &r.max_runs) < 0)
-				goto out;
-			break;
 		case 'K':
-			if (count_arg("--max-kernels", optarg, &r.max_kernels) < 0)
-				goto out;
-			break;
 		case 'T':
-			if (count_arg("--max-time", optarg, &r.max_seconds) < 0)
+			if (parse_count(c == 'R'   ? "--max-runs"
+					: c == 'K' ? "--max-kernels"
+						   : "--max-time",
+					optarg, 1, 100000000, &n) < 0)
 				goto out;
+			*(c == 'R' ? &r.max_runs : c == 'K' ? &r.max_kernels : &r.max_seconds) = (unsigned long)n;
 			break;
 		case 'h':
 			usage();

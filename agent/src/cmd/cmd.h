@@ -12,6 +12,10 @@
 
 #include "util/output.h"
 
+/* opt's value s as a number strictly between lo and hi. Returns 0 or -EINVAL (logged, naming opt). */
+int parse_real(const char *opt, const char *s, double lo, double hi, double *ret);
+/* opt's value s as a count from lo to hi. Returns 0 or -EINVAL (logged, naming opt). */
+int parse_count(const char *opt, const char *s, unsigned long long lo, unsigned long long hi, unsigned long long *ret);
 /* The length of a BUNDLE argument's directory: all of it, or its part before "/bundle.json". */
 size_t bundle_dir_len(const char *path);
 

@@ -14,29 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int parse_real(const char *opt, const char *s, double lo, double hi, double *ret)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (*end || end == s || !(v > lo && v < hi)) {
-		log_err("%s: '%s' is not a number between %g and %g", opt, s, lo, hi);
-		return -EINVAL;
-	}
-	*ret = v;
-	return 0;
-}
-
-static int parse_count(const char *opt, const char *s, unsigned long long lo, unsigned long long hi,
-		       unsigned long long *ret)
-{
-	if (fileio_parse_u64(s, ret) < 0 || *ret < lo || *ret > hi) {
-		log_err("%s: '%s' is not a number from %llu to %llu", opt, s, lo, hi);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 int cmd_qualify(int argc, char **argv)
 {
 	static const struct option opts[] = {
