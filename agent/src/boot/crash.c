@@ -81,4 +81,3 @@ void crash_record(struct bundle *b)
 	bundle_record_test(b, config, it, &t, NULL);
 	test_result_release(&t);
 }
-
