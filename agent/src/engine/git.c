@@ -3,6 +3,7 @@
  * git run as a command, its output read back (see git.h).
  */
 #include "engine/git.h"
+#include "util/fileio.h"
 #include "util/macro.h"
 #include "util/proc.h"
 #include "util/strv.h"
@@ -13,44 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* All of fd into a heap string. Returns 0 or -errno. */
-static int slurp(int fd, char **ret)
-{
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap);
-
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t n;
-
-		if (cap - len < 2048) {
-			char *nb = realloc(buf, cap *= 2);
-
-			if (!nb) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int r = -errno;
-
-			free(buf);
-			return r;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	*ret = buf;
-	return 0;
-}
 
 int git_capture(const char *tree, const char *const *args, char **out, char *err, size_t es)
 {
@@ -79,8 +42,8 @@ int git_capture(const char *tree, const char *const *args, char **out, char *err
 	if (r < 0)
 		goto out;
 	/* git's stderr is short: its stdout is read first, then its stderr */
-	r = slurp(o[0], out);
-	if (slurp(e[0], &errtext) == 0 && err && es) {
+	r = fileio_read_fd(o[0], out, NULL);
+	if (fileio_read_fd(e[0], &errtext, NULL) == 0 && err && es) {
 		size_t k = strcspn(errtext, "\n");
 
 		snprintf(err, es, "%.*s", (int)k, errtext);

@@ -18,14 +18,11 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-int fileio_read_full(const char *path, char **ret_buf, size_t *ret_len)
+int fileio_read_fd(int fd, char **ret_buf, size_t *ret_len)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0, cap = 0;
 
-	if (fd < 0)
-		return -errno;
 	for (;;) {
 		ssize_t n;
 
@@ -48,16 +45,20 @@ int fileio_read_full(const char *path, char **ret_buf, size_t *ret_len)
 			break;
 		len += (size_t)n;
 	}
-	if (!buf) {
-		buf = malloc(1);
-		if (!buf)
-			return -ENOMEM;
-	}
 	buf[len] = '\0';
 	if (ret_len)
 		*ret_len = len;
 	*ret_buf = TAKE_PTR(buf);
 	return 0;
+}
+
+int fileio_read_full(const char *path, char **ret_buf, size_t *ret_len)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return -errno;
+	return fileio_read_fd(fd, ret_buf, ret_len);
 }
 
 int fileio_open_beneath(int dirfd, const char *rel)

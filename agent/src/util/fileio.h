@@ -14,6 +14,9 @@
  */
 int fileio_read_full(const char *path, char **ret_buf, size_t *ret_len);
 
+/* The same from an open fd (a pipe, say) until its end. Returns 0 or -errno. */
+int fileio_read_fd(int fd, char **ret_buf, size_t *ret_len);
+
 /*
  * Open rel, a path relative to the directory dirfd, for reading without
  * following a symlink anywhere on the way (each component O_NOFOLLOW; "."
