@@ -143,11 +143,37 @@ static void test_judge(void **state)
 	json_decref(cmp);
 }
 
+/* A watch's baseline brings its earlier runs: the side with fewer runs doubles, the other waits. */
+static void test_grow_smaller(void **state)
+{
+	struct qualify_opts o;
+	json_t *cmp = json_pack("{s:[]}", "tests"), *tests = json_object_get(cmp, "tests"), *j;
+
+	(void)state;
+	qualify_opts_default(&o);
+	o.grow_smaller = true;
+	json_array_append_new(tests, ctest("generic/001", "flaky", 10, 103, 3, 21)); /* 103 earlier, 21 new */
+	json_array_append_new(tests, ctest("generic/002", "flaky", 2, 10, 4, 12));   /* comparable: both grow */
+	json_array_append_new(tests, ctest("generic/003", "flaky", 1, 3, 5, 21));    /* round 0 of a qualify */
+	j = qualify_judge(cmp, &o, NULL);
+	assert_non_null(j);
+	assert_string_equal(verdict(j, "generic/001"), "undecided");
+	assert_int_equal(want(j, "generic/001", "baseline"), 0);
+	assert_int_equal(want(j, "generic/001", "candidate"), 21);
+	assert_int_equal(want(j, "generic/002", "baseline"), 8);
+	assert_int_equal(want(j, "generic/002", "candidate"), 6);
+	assert_int_equal(want(j, "generic/003", "baseline"), 5);
+	assert_int_equal(want(j, "generic/003", "candidate"), 0);
+	json_decref(j);
+	json_decref(cmp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_judge),
+		cmocka_unit_test(test_grow_smaller),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

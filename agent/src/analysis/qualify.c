@@ -194,11 +194,22 @@ static const char *judge_one(const struct qualify_opts *o, json_t *t, double wei
 		snprintf(why, ws, "%u runs a side (--max-runs) did not decide it", o->max_runs);
 		return "undecided";
 	}
-	m = rb > rk ? rb : rk;
-	target = m + (m / 2 > 5 ? m / 2 : 5);
-	target = target < o->max_runs ? target : o->max_runs;
-	*want_b = sub0(target, rb);
-	*want_k = sub0(target, rk);
+	if (o->grow_smaller && (rb >= 2 * rk || rk >= 2 * rb)) {
+		/* the side with fewer runs doubles (up to the other's), the other waits */
+		uint64_t small = rb < rk ? rb : rk, big = rb < rk ? rk : rb;
+
+		target = small + (small > 5 ? small : 5);
+		target = target < big ? target : big;
+		target = target < o->max_runs ? target : o->max_runs;
+		*want_b = rb < rk ? sub0(target, rb) : 0;
+		*want_k = rk < rb ? sub0(target, rk) : 0;
+	} else {
+		m = rb > rk ? rb : rk;
+		target = m + (m / 2 > 5 ? m / 2 : 5);
+		target = target < o->max_runs ? target : o->max_runs;
+		*want_b = sub0(target, rb);
+		*want_k = sub0(target, rk);
+	}
 	snprintf(why, ws, "failed %llu of %llu runs on the baseline, %llu of %llu on the candidate",
 		 (unsigned long long)fb, (unsigned long long)rb, (unsigned long long)fk, (unsigned long long)rk);
 	return "undecided";

@@ -49,6 +49,8 @@ struct qualify_opts {
 	unsigned rounds;	/* adaptive rounds after round 0 at most (8) */
 	unsigned baseline_runs; /* round 0's runs of each test on the baseline (3) */
 	unsigned max_runs;	/* a side's runs of one test at most (400) */
+	bool grow_smaller;	/* a side with twice the other's runs waits while the other doubles (a watch, whose
+				 * baseline brings its earlier runs); else both grow by half of the larger */
 };
 
 void qualify_opts_default(struct qualify_opts *o);

@@ -44,6 +44,8 @@ static void runs_line(json_t *doc, FILE *out)
 
 	fprintf(out, "%llu runs (baseline %llu, candidate %llu)", compare_num(runs, "total"),
 		compare_num(runs, "baseline"), compare_num(runs, "candidate"));
+	if (compare_num(runs, "earlier"))
+		fprintf(out, " and %llu earlier runs of the baseline's kernel", compare_num(runs, "earlier"));
 	if (fixed)
 		fprintf(out, ", %.0f%% of the %llu a fixed 30-runs-per-side protocol spends",
 			100.0 * (double)compare_num(runs, "total") / (double)fixed, fixed);

@@ -286,8 +286,10 @@ int upkeep_write(struct upkeep *u, const struct upkeep_opts *o, const struct exp
 	if (!sorted)
 		return -ENOMEM;
 	/* sorted by test, config, kernel: a copy, the table stays as it is */
-	memcpy(sorted, u->v, u->n * sizeof(*sorted));
-	qsort(sorted, u->n, sizeof(*sorted), cmp_cell);
+	if (u->n) {
+		memcpy(sorted, u->v, u->n * sizeof(*sorted));
+		qsort(sorted, u->n, sizeof(*sorted), cmp_cell);
+	}
 	fprintf(out, "# fsagent upkeep: %u bundles; a rule where a test failed at least %.0f%% of >= %u runs\n",
 		u->bundles, o->min_rate * 100, o->min_runs);
 	rules = write_rules(sorted, u->n, o, out);

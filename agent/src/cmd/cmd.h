@@ -36,3 +36,4 @@ int cmd_watch(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
 int cmd_qualify(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
+int cmd_track(int argc, char **argv);

@@ -55,6 +55,7 @@ static const struct command commands[] = {
 	{ "qualify", cmd_qualify, "a candidate kernel against its baseline, rerunning the undecided until decided" },
 	{ "reduce", cmd_reduce, "an order-dependent failure reduced to the tests before it that cause it" },
 	{ "bisect", cmd_bisect, "the commit that raised a test's failure rate, weighing every run" },
+	{ "track", cmd_track, "a kernel branch followed tag by tag: built, qualified, regressions bisected" },
 	{ "unframe", cmd_unframe, "cut a framed document out of a console log" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show this help" },

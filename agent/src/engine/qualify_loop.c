@@ -75,15 +75,16 @@ static int start_side(struct qualify_run *q, unsigned k, unsigned s, struct side
 	if ((r = fileio_pathf(plan, "%s/plan/plan.conf", j->dir)) < 0)
 		return r;
 	{
-		_cleanup_free_ char *e_side = NULL, *e_round = NULL, *e_plan = NULL, *e_res = NULL;
-		const char *env[5];
+		_cleanup_free_ char *e_side = NULL, *e_round = NULL, *e_plan = NULL, *e_res = NULL, *e_kernel = NULL;
+		const char *env[6];
 
 		if (asprintf(&e_side, "FSAGENT_QUALIFY_SIDE=%s", qualify_sides[s]) < 0 ||
 		    asprintf(&e_round, "FSAGENT_QUALIFY_ROUND=%s", kbuf) < 0 ||
 		    asprintf(&e_plan, "FSAGENT_QUALIFY_PLAN=%s", plan) < 0 ||
-		    asprintf(&e_res, "FSAGENT_QUALIFY_RESULTS=%s", res) < 0)
+		    asprintf(&e_res, "FSAGENT_QUALIFY_RESULTS=%s", res) < 0 ||
+		    (q->kernel[s] && asprintf(&e_kernel, "FSAGENT_QUALIFY_KERNEL=%s", q->kernel[s]) < 0))
 			return -ENOMEM;
-		env[0] = e_side, env[1] = e_round, env[2] = e_plan, env[3] = e_res, env[4] = NULL;
+		env[0] = e_side, env[1] = e_round, env[2] = e_plan, env[3] = e_res, env[4] = e_kernel, env[5] = NULL;
 		return job_start(&j->job, q->runner, env, path, true);
 	}
 }
@@ -151,6 +152,15 @@ static int read_rounds(struct qualify_run *q, unsigned upto, struct compare **re
 
 	if (r < 0)
 		return r;
+	/* runs made before on the baseline's kernel */
+	for (char **p = q->prior; p && *p; p++) {
+		err[0] = '\0';
+		r = compare_add(cmp, SIDE_BASELINE, *p, err, sizeof(err));
+		if (r < 0) {
+			log_err("the baseline's earlier runs: %s: %s", *p, r == -ENOENT ? "no bundle" : err);
+			goto fail;
+		}
+	}
 	for (unsigned k = 0; k < upto; k++)
 		for (unsigned s = 0; s < 2; s++) {
 			if ((r = fileio_pathf(path, "%s/round-%u/%s/results", q->dir, k, qualify_sides[s])) < 0 ||
@@ -271,16 +281,41 @@ static json_t *outcome(struct qualify_run *q, json_t *cmp, json_t *judged, const
 	return doc;
 }
 
+/* The runs of the baseline's kernel made before (prior): read, counted, not spent from this budget. */
+static int prior_runs(struct qualify_run *q, json_int_t *ret)
+{
+	struct compare *cmp = NULL;
+	json_auto_t *doc = NULL, *judged = NULL, *runs = NULL;
+	int r;
+
+	*ret = 0;
+	if (!q->prior || !q->prior[0])
+		return 0;
+	if ((r = read_rounds(q, 0, &cmp)) < 0)
+		return r;
+	doc = compare_result(cmp, qualify_look_alpha(&q->o));
+	compare_free(cmp);
+	judged = doc ? qualify_judge(doc, &q->o, q->weights) : NULL;
+	runs = judged ? qualify_runs(judged) : NULL;
+	if (!runs)
+		return -ENOMEM;
+	*ret = json_integer_value(json_object_get(runs, "total"));
+	return 0;
+}
+
 /* The loop: rounds until every test is decided, the rounds or the budget spent. Returns the exit status. */
 int qualify_loop_run(struct qualify_run *q)
 {
 	json_auto_t *cmp_doc = NULL, *judged = NULL, *doc = NULL;
 	struct compare *cmp = NULL;
 	const char *stopped = NULL;
-	json_int_t budget = (json_int_t)q->budget, total;
+	json_int_t budget = (json_int_t)q->budget, total, earlier;
 	char path[PATH_MAX];
 	unsigned k;
 	int r;
+
+	if (prior_runs(q, &earlier) < 0)
+		return 3;
 
 	for (k = 0;; k++) {
 		bool none = false;
@@ -301,7 +336,7 @@ int qualify_loop_run(struct qualify_run *q)
 				if (!judged)
 					return 1;
 				runs = qualify_runs(judged);
-				total = json_integer_value(json_object_get(runs, "total"));
+				total = json_integer_value(json_object_get(runs, "total")) - earlier;
 				json_decref(runs);
 				if (!q->budget)
 					budget = fixed_protocol(judged);
@@ -350,6 +385,16 @@ int qualify_loop_run(struct qualify_run *q)
 			return 3;
 	}
 	doc = outcome(q, cmp_doc, judged, stopped, budget);
+	if (doc && earlier) {
+		/* the runs this qualification made; the earlier ones said apart */
+		json_t *runs = json_object_get(doc, "runs");
+
+		json_object_set_new(runs, "total",
+				    json_integer(json_integer_value(json_object_get(runs, "total")) - earlier));
+		json_object_set_new(runs, "baseline",
+				    json_integer(json_integer_value(json_object_get(runs, "baseline")) - earlier));
+		json_object_set_new(runs, "earlier", json_integer(earlier));
+	}
 	if (!doc || write_expunge(q, cmp_doc, judged, doc) < 0)
 		return 1;
 	if ((r = fileio_pathf(path, "%s/qualify.json", q->dir)) < 0 || write_output(path, doc, dump_json) < 0)

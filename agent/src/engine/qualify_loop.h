@@ -13,6 +13,10 @@
  * DIR/options.json        the options decisions depend on, fixed at the start
  * DIR/round-K/SIDE/       plan/plan.conf (and its files), results/, log, done
  * DIR/qualify.json, qualify.html, expunge-suggested.txt   the outcome
+ *
+ * Runs made before on the baseline's kernel (prior: a watch's last revision)
+ * count as the baseline's: round 0 runs the candidate alone, and later
+ * rounds run the baseline only for the tests that want more of it.
  */
 #pragma once
 
@@ -32,6 +36,10 @@ struct qualify_run {
 	struct plan base;
 	json_t *weights; /* config -> iterations.<config> / iterations */
 	json_t *rounds;	 /* what each round ran, for the outcome */
+	/* a watch's: results directories of runs on the baseline's kernel made before (read as the baseline's, its
+	 * round 0 then runs the candidate alone), and each side's kernel for the runner (FSAGENT_QUALIFY_KERNEL) */
+	char **prior;
+	const char *kernel[2];
 };
 
 /* DIR/plan from plan_arg (or as it was), DIR/options.json (given: alpha, min_rate, miss, rounds, baseline_runs).

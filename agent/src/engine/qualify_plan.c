@@ -251,7 +251,8 @@ int qualify_plan_round(struct qualify_run *q, unsigned k, json_t *judged, uint64
 	    (r = fileio_pathf(fin, "%s/round-%u", q->dir, k)) < 0)
 		return r;
 	if (k == 0) {
-		iters[0] = q->o.baseline_runs;
+		/* with the baseline's earlier runs, round 0 is the candidate's alone */
+		iters[0] = q->prior && q->prior[0] ? 0 : q->o.baseline_runs;
 		iters[1] = qualify_clean_runs(&q->o, 1);
 	} else {
 		bool both;

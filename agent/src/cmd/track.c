@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fsagent track: its options; the loop is engine/track_loop.h's.
+ */
+#include "cmd/cmd.h"
+#include "engine/track_loop.h"
+#include "util/log.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void usage(void)
+{
+	printf("usage: fsagent track --dir DIR [--git TREE (--tags PATTERN | --branch BRANCH) [--start REV]\n"
+	       "                     --plan PLAN] --build CMD [--probe CMD] [--notify CMD] [--fetch]\n"
+	       "                     [--interval SECONDS] [--once] [--stop-file FILE]\n"
+	       "                     [qualify's --alpha --min-rate --miss --rounds --baseline-runs\n"
+	       "                      --max-runs --budget --jobs] [--bisect-max-runs N]\n"
+	       "                     [--bisect-max-kernels N] -- RUNNER [ARG...]\n"
+	       "A kernel branch followed revision by revision: the tags of TREE matching PATTERN in\n"
+	       "version order (v6.1.10 after v6.1.9, -rcN before the release) or each new head of\n"
+	       "BRANCH. The first (--start, default the newest tag or the branch's head) is the\n"
+	       "baseline; each new revision, the oldest first, is built (--build CMD, a shell command\n"
+	       "line with fsagent bisect's contract: FSAGENT_BISECT_COMMIT, FSAGENT_BISECT_TREE,\n"
+	       "FSAGENT_BISECT_KERNEL), qualified against the last revision qualified with PLAN as\n"
+	       "fsagent qualify does (RUNNER is its runner, with FSAGENT_QUALIFY_KERNEL the side's\n"
+	       "kernel directory; the baseline's earlier runs count, so its kernel runs again only\n"
+	       "for the tests that want more), every regression bisected between the two with\n"
+	       "--probe CMD (fsagent bisect's probe, as a shell command line), then the baseline moves\n"
+	       "on. A revision that cannot be built is recorded and skipped. --notify CMD runs after\n"
+	       "each revision with FSAGENT_TRACK_REV, FSAGENT_TRACK_SHA, FSAGENT_TRACK_VERDICT,\n"
+	       "FSAGENT_TRACK_SUMMARY (a file) and FSAGENT_TRACK_STATUS (status.json). It looks again\n"
+	       "every --interval seconds (60; --fetch runs git fetch first, waiting longer while it\n"
+	       "fails) until FILE exists; --once takes what is there and ends. Everything is kept in\n"
+	       "DIR as it ends: given DIR again it goes on. Writes DIR/status.json.\n"
+	       "Exit status: 0 no regression, 1 a regression, 2 bad usage or input, 3 a command failed\n"
+	       "(run again to go on).\n");
+}
+
+int cmd_track(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "git", required_argument, NULL, 'g' },
+		{ "tags", required_argument, NULL, 't' },
+		{ "branch", required_argument, NULL, 'B' },
+		{ "start", required_argument, NULL, 's' },
+		{ "plan", required_argument, NULL, 'p' },
+		{ "build", required_argument, NULL, 'b' },
+		{ "probe", required_argument, NULL, 'P' },
+		{ "notify", required_argument, NULL, 'N' },
+		{ "fetch", no_argument, NULL, 'f' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "once", no_argument, NULL, 'o' },
+		{ "stop-file", required_argument, NULL, 'S' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "min-rate", required_argument, NULL, 'R' },
+		{ "miss", required_argument, NULL, 'm' },
+		{ "rounds", required_argument, NULL, 'k' },
+		{ "baseline-runs", required_argument, NULL, 'n' },
+		{ "max-runs", required_argument, NULL, 'M' },
+		{ "budget", required_argument, NULL, 'u' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "bisect-max-runs", required_argument, NULL, 'r' },
+		{ "bisect-max-kernels", required_argument, NULL, 'K' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	struct track_run t = { .jobs = 1, .interval = 60 };
+	unsigned long long n;
+	int c;
+
+	qualify_opts_default(&t.qo);
+	t.qo.grow_smaller = true;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': t.dir = optarg; break;
+		case 'g': t.tree = optarg; break;
+		case 't': t.tags = optarg; break;
+		case 'B': t.branch = optarg; break;
+		case 's': t.start = optarg; break;
+		case 'p': t.plan = optarg; break;
+		case 'b': t.build = optarg; break;
+		case 'P': t.probe = optarg; break;
+		case 'N': t.notify = optarg; break;
+		case 'f': t.fetch = true; break;
+		case 'o': t.once = true; break;
+		case 'S': t.stop_file = optarg; break;
+		case 'i':
+			if (parse_count("--interval", optarg, 1, 86400, &n) < 0)
+				return 2;
+			t.interval = (unsigned)n;
+			break;
+		case 'a':
+			if (parse_real("--alpha", optarg, 0, 1, &t.qo.alpha) < 0)
+				return 2;
+			t.qgiven[0] = true;
+			break;
+		case 'R':
+			if (parse_real("--min-rate", optarg, 0, 1, &t.qo.min_rate) < 0)
+				return 2;
+			t.qgiven[1] = true;
+			break;
+		case 'm':
+			if (parse_real("--miss", optarg, 0, 1, &t.qo.miss) < 0)
+				return 2;
+			t.qgiven[2] = true;
+			break;
+		case 'k':
+			if (parse_count("--rounds", optarg, 1, 100, &n) < 0)
+				return 2;
+			t.qo.rounds = (unsigned)n;
+			t.qgiven[3] = true;
+			break;
+		case 'n':
+			if (parse_count("--baseline-runs", optarg, 1, 10000, &n) < 0)
+				return 2;
+			t.qo.baseline_runs = (unsigned)n;
+			t.qgiven[4] = true;
+			break;
+		case 'M':
+			if (parse_count("--max-runs", optarg, 3, 100000, &n) < 0)
+				return 2;
+			t.qo.max_runs = (unsigned)n;
+			break;
+		case 'u':
+			if (parse_count("--budget", optarg, 1, 1000000000, &t.budget) < 0)
+				return 2;
+			break;
+		case 'j':
+			if (parse_count("--jobs", optarg, 1, 2, &n) < 0)
+				return 2;
+			t.jobs = (unsigned)n;
+			break;
+		case 'r':
+			if (parse_count("--bisect-max-runs", optarg, 1, 1000000, &n) < 0)
+				return 2;
+			t.bisect_runs = (unsigned long)n;
+			break;
+		case 'K':
+			if (parse_count("--bisect-max-kernels", optarg, 1, 100000, &n) < 0)
+				return 2;
+			t.bisect_kernels = (unsigned long)n;
+			break;
+		case 'h': usage(); return 0;
+		default: return 2;
+		}
+	}
+	if (!t.dir || !t.build || optind >= argc) {
+		log_err("usage: fsagent track --dir DIR ... --build CMD -- RUNNER [ARG...] (see --help)");
+		return 2;
+	}
+	if (t.tags && t.branch) {
+		log_err("track: --tags and --branch: one or the other");
+		return 2;
+	}
+	t.runner = argv + optind;
+	return track_loop(&t);
+}
