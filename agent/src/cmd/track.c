@@ -14,7 +14,7 @@ static void usage(void)
 {
 	printf("usage: fsagent track --dir DIR [--git TREE (--tags PATTERN | --branch BRANCH) [--start REV]\n"
 	       "                     --plan PLAN] --build CMD [--probe CMD] [--notify CMD] [--fetch]\n"
-	       "                     [--interval SECONDS] [--once] [--stop-file FILE]\n"
+	       "                     [--interval SECONDS] [--once] [--no-soak] [--stop-file FILE]\n"
 	       "                     [qualify's --alpha --min-rate --miss --rounds --baseline-runs\n"
 	       "                      --max-runs --budget --jobs] [--bisect-max-runs N]\n"
 	       "                     [--bisect-max-kernels N] -- RUNNER [ARG...]\n"
@@ -28,12 +28,17 @@ static void usage(void)
 	       "kernel directory; the baseline's earlier runs count, so its kernel runs again only\n"
 	       "for the tests that want more), every regression bisected between the two with\n"
 	       "--probe CMD (fsagent bisect's probe, as a shell command line), then the baseline moves\n"
-	       "on. A revision that cannot be built is recorded and skipped. --notify CMD runs after\n"
-	       "each revision with FSAGENT_TRACK_REV, FSAGENT_TRACK_SHA, FSAGENT_TRACK_VERDICT,\n"
+	       "on. A revision that cannot be built is recorded and skipped. While none waits, the\n"
+	       "baseline soaks (unless --no-soak): RUNNER with FSAGENT_QUALIFY_SIDE=soak runs PLAN in\n"
+	       "random order, a boot at a time, each boot's seed recorded; its runs count as the\n"
+	       "baseline's next time, its failures are the revision's findings; a new revision ends\n"
+	       "the soak when the boot ends. --notify CMD runs after each revision and each first\n"
+	       "soak finding with FSAGENT_TRACK_REV, FSAGENT_TRACK_SHA, FSAGENT_TRACK_VERDICT,\n"
 	       "FSAGENT_TRACK_SUMMARY (a file) and FSAGENT_TRACK_STATUS (status.json). It looks again\n"
-	       "every --interval seconds (60; --fetch runs git fetch first, waiting longer while it\n"
-	       "fails) until FILE exists; --once takes what is there and ends. Everything is kept in\n"
-	       "DIR as it ends: given DIR again it goes on. Writes DIR/status.json.\n"
+	       "after each soak boot, or every --interval seconds (60; --fetch runs git fetch first,\n"
+	       "waiting longer while it fails) until FILE exists; --once takes what is there and\n"
+	       "ends. Everything is kept in DIR as it ends: given DIR again it goes on. Writes\n"
+	       "DIR/status.json.\n"
 	       "Exit status: 0 no regression, 1 a regression, 2 bad usage or input, 3 a command failed\n"
 	       "(run again to go on).\n");
 }
@@ -53,6 +58,7 @@ int cmd_track(int argc, char **argv)
 		{ "fetch", no_argument, NULL, 'f' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "once", no_argument, NULL, 'o' },
+		{ "no-soak", no_argument, NULL, 'O' },
 		{ "stop-file", required_argument, NULL, 'S' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "min-rate", required_argument, NULL, 'R' },
@@ -67,7 +73,7 @@ int cmd_track(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	struct track_run t = { .jobs = 1, .interval = 60 };
+	struct track_run t = { .jobs = 1, .interval = 60, .soak = true };
 	unsigned long long n;
 	int c;
 
@@ -86,6 +92,7 @@ int cmd_track(int argc, char **argv)
 		case 'N': t.notify = optarg; break;
 		case 'f': t.fetch = true; break;
 		case 'o': t.once = true; break;
+		case 'O': t.soak = false; break;
 		case 'S': t.stop_file = optarg; break;
 		case 'i':
 			if (parse_count("--interval", optarg, 1, 86400, &n) < 0)

@@ -6,6 +6,7 @@
  */
 #include "engine/bisect_loop.h"
 #include "engine/bisect_line.h"
+#include "engine/build.h"
 #include "analysis/bisect_output.h"
 #include "analysis/compare.h"
 #include "engine/git.h"
@@ -158,43 +159,10 @@ static int append(struct state *s, json_t *rec)
 
 /* ---- builds and probes ----------------------------------------------------- */
 
-/* The first line of a build log that says error, else its last line. */
-static void first_error(const char *log, char *buf, size_t size)
-{
-	_cleanup_free_ char *text = NULL;
-	char *line, *save = NULL, *last = NULL;
-
-	snprintf(buf, size, "(no log)");
-	if (fileio_read_regular(log, 16 << 20, &text, NULL) < 0)
-		return;
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (strstr(line, "error:") || strstr(line, "Error ")) {
-			snprintf(buf, size, "%s", line);
-			return;
-		}
-		last = line;
-	}
-	if (last)
-		snprintf(buf, size, "%s", last);
-}
-
-/* Run `sh -c cmd` (or argv) as a job with env and log; its exit status into *status. Returns 0 or -errno. */
-static int run_job(char *const *argv, const char *const *env, const char *log, int *status)
-{
-	struct job j = JOB_INIT;
-	int r = job_start(&j, argv, env, log, false);
-
-	if (r == 0)
-		r = job_wait(&j);
-	*status = j.p.status;
-	return r;
-}
-
 /* commit i's kernel, built unless built before. Returns 0 built, 1 cannot be built (recorded), or -errno. */
 static int build(struct state *s, size_t i, char *kdir)
 {
 	char dir[PATH_MAX], log[PATH_MAX], why[512];
-	_cleanup_free_ char *e_commit = NULL, *e_tree = NULL, *e_kernel = NULL;
 	const char *sha = sha_of(s, i);
 	double t0 = now();
 	size_t k;
@@ -212,23 +180,16 @@ static int build(struct state *s, size_t i, char *kdir)
 		if (streq(json_string_value(json_object_get(rec, "commit")), sha) &&
 		    json_is_true(json_object_get(rec, "built")))
 			return 0;
-	if ((r = fileio_mkdir_p(kdir)) < 0)
-		return r;
 	printf("building %.12s (log: %s)\n", sha, log);
 	fflush(stdout);
-	if (asprintf(&e_commit, "FSAGENT_BISECT_COMMIT=%s", sha) < 0 ||
-	    asprintf(&e_tree, "FSAGENT_BISECT_TREE=%s", json_string_value(json_object_get(s->line, "tree"))) < 0 ||
-	    asprintf(&e_kernel, "FSAGENT_BISECT_KERNEL=%s", kdir) < 0)
-		return -ENOMEM;
-	r = run_job((char *const[]){ (char *)"/bin/sh", (char *)"-c", (char *)s->in->build, NULL },
-		    (const char *const[]){ e_commit, e_tree, e_kernel, NULL }, log, &status);
-	if (r < 0)
-		return r;
+	status = build_commit(s->in->build, json_string_value(json_object_get(s->line, "tree")), sha, kdir, log, why,
+			      sizeof(why));
+	if (status < 0)
+		return status;
 	if (status == 0) {
 		rec = json_pack("{s:s, s:I, s:b, s:f}", "commit", sha, "index", (json_int_t)i, "built", 1, "seconds",
 				now() - t0);
 	} else {
-		first_error(log, why, sizeof(why));
 		printf("  cannot build %.12s: %s\n", sha, why);
 		rec = json_pack("{s:s, s:I, s:s+, s:f}", "commit", sha, "index", (json_int_t)i, "skip",
 				"cannot build: ", why, "seconds", now() - t0);
@@ -307,7 +268,7 @@ static int call_probe(struct state *s, size_t i, const char *kdir, const struct 
 	    asprintf(&e[8], "FSAGENT_REDUCE_CONFIG=%s", config) < 0)
 		r = -ENOMEM;
 	else
-		r = run_job(s->in->probe, (const char *const *)e, log, &status);
+		r = job_run(s->in->probe, (const char *const *)e, log, &status);
 	for (size_t n = 0; n < ARRAY_SIZE(e); n++)
 		free(e[n]);
 	if (r < 0)

@@ -95,3 +95,14 @@ int job_wait(struct job *j)
 	j->log_fd = -1;
 	return r;
 }
+
+int job_run(char *const *argv, const char *const *env, const char *log, int *status)
+{
+	struct job j = JOB_INIT;
+	int r = job_start(&j, argv, env, log, false);
+
+	if (r == 0)
+		r = job_wait(&j);
+	*status = j.p.status;
+	return r;
+}

@@ -35,3 +35,6 @@ int job_start(struct job *j, char *const *argv, const char *const *env, const ch
 
 /* Wait for the job, then forget it. Returns 0 with j->p.status set, or -errno. */
 int job_wait(struct job *j);
+
+/* job_start then job_wait: the exit status into *status. Returns 0 or -errno (logged). */
+int job_run(char *const *argv, const char *const *env, const char *log, int *status);

@@ -317,3 +317,23 @@ int qualify_plan_setup(struct qualify_run *q, const char *plan_arg)
 		set_weights(q);
 	return r;
 }
+
+int qualify_plan_copy_files(const char *dir, const char *to)
+{
+	char from[PATH_MAX], path[PATH_MAX];
+	_cleanup_free_ char *text = NULL;
+	struct plan p;
+	int r;
+
+	if ((r = fileio_pathf(from, "%s/plan", dir)) < 0 || (r = fileio_pathf(path, "%s/plan.conf", from)) < 0)
+		return r;
+	if ((r = fileio_read_regular(path, 1 << 20, &text, NULL)) < 0) {
+		log_err("read '%s' failed: %s", path, strerror(-r));
+		return r;
+	}
+	if ((r = parse_plan(&p, path, text)) < 0)
+		return r;
+	r = copy_plan_files(&p, from, to);
+	plan_release(&p);
+	return r;
+}

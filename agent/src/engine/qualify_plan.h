@@ -27,3 +27,6 @@ int qualify_plan_setup(struct qualify_run *q, const char *plan_arg);
  * -errno (logged).
  */
 int qualify_plan_round(struct qualify_run *q, unsigned k, json_t *judged, uint64_t left, bool *none);
+
+/* The plan in DIR/plan (made by qualify_plan_setup), its files copied into to. Returns 0 or -errno (logged). */
+int qualify_plan_copy_files(const char *dir, const char *to);

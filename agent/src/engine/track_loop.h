@@ -9,13 +9,18 @@
  * side, so its kernel runs again only for the tests that want more), and
  * each regression found bisected between the two (engine/bisect_loop.h);
  * then the baseline moves on. A revision that cannot be built is recorded
- * and the next one compared with the last baseline.
+ * and the next one compared with the last baseline. While no revision
+ * waits, the baseline soaks: a boot at a time in random order, each boot's
+ * seed derived and recorded, its runs counting as the baseline's for the
+ * next qualification, its failures the revision's findings; a new revision
+ * ends the soak at the boot's end.
  *
  * DIR/track.json        the tree, what is followed, the start: fixed at the start
  * DIR/plan/             the plan every qualification runs, with its files
  * DIR/track.jsonl       one record per event (seen, built, unbuildable, qualified, bisected, done),
  *                       appended and fsync'd: what is done is never done again
- * DIR/revs/NNN-NAME/    kernel/, build.log, qualify/ (a qualification's state), bisect-N/ (one per regression)
+ * DIR/revs/NNN-NAME/    kernel/, build.log, qualify/ (a qualification's state), bisect-N/ (one per regression),
+ *                       soak/N/ (a soak boot: plan.conf, results/, log)
  * DIR/status.json       every revision's state and outcome (schema fsagent-track/1), rewritten after each event
  *
  * The build command is bisect's (FSAGENT_BISECT_COMMIT, FSAGENT_BISECT_TREE,
@@ -43,6 +48,7 @@ struct track_run {
 	unsigned jobs;
 	bool fetch;		      /* git fetch before each look */
 	bool once;		      /* take what is there, then return */
+	bool soak;		      /* between revisions the baseline soaks, a boot at a time */
 	unsigned interval;	      /* seconds between looks */
 	const char *stop_file;	      /* its existence ends the watch */
 	unsigned long bisect_runs;    /* a bisection's --max-runs */

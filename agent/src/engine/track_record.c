@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fsagent track's record: DIR/track.jsonl, one event a line, replayed into
+ * every revision's state; DIR/status.json written from it (see track.h).
+ */
+#include "engine/track.h"
+#include "util/fileio.h"
+#include "util/log.h"
+#include "util/macro.h"
+#include "util/output.h"
+#include "util/strv.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+const char *track_str(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key)) ?: "";
+}
+
+json_t *track_rev(struct track_state *s, const char *sha)
+{
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(s->revs, i, r)
+		if (streq(track_str(r, "sha"), sha))
+			return r;
+	return NULL;
+}
+
+/* The revision the next one is compared with: the last one done that was built. */
+json_t *track_baseline(struct track_state *s)
+{
+	json_t *r, *b = NULL;
+	size_t i;
+
+	json_array_foreach(s->revs, i, r)
+		if (streq(track_str(r, "state"), "done") && !json_object_get(r, "why"))
+			b = r;
+	return b;
+}
+
+/* ---- the record ---------------------------------------------------------- */
+
+/* A test in a list of {config, test}. */
+static bool listed(json_t *list, json_t *t)
+{
+	json_t *x;
+	size_t i;
+
+	json_array_foreach(list, i, x)
+		if (streq(track_str(x, "config"), track_str(t, "config")) &&
+		    streq(track_str(x, "test"), track_str(t, "test")))
+			return true;
+	return false;
+}
+
+/*
+ * A soak boot into the revision's soak: its boots, hours and runs, and its
+ * findings, each with the boot's seed (to replay it) and whether the
+ * qualification saw the test fail on this kernel too.
+ */
+static void take_soak(json_t *r, json_t *ev)
+{
+	json_t *soak = json_object_get(r, "soak"), *f, *boot = json_deep_copy(ev);
+	size_t i;
+
+	if (!soak) {
+		soak = json_pack("{s:[], s:f, s:I, s:[]}", "boots", "seconds", 0.0, "runs", (json_int_t)0, "findings");
+		json_object_set_new(r, "soak", soak);
+	}
+	json_object_del(boot, "event");
+	json_object_del(boot, "sha");
+	json_array_append_new(json_object_get(soak, "boots"), boot);
+	json_object_set_new(soak, "seconds",
+			    json_real(json_number_value(json_object_get(soak, "seconds")) +
+				      json_number_value(json_object_get(ev, "seconds"))));
+	json_object_set_new(soak, "runs",
+			    json_integer(json_integer_value(json_object_get(soak, "runs")) +
+					 json_integer_value(json_object_get(ev, "runs"))));
+	json_array_foreach(json_object_get(ev, "failures"), i, f) {
+		json_t *x = json_deep_copy(f);
+
+		json_object_set(x, "boot", json_object_get(ev, "boot"));
+		json_object_set(x, "seed", json_object_get(ev, "seed"));
+		json_object_set_new(x, "in_qualification", json_boolean(listed(json_object_get(r, "failed"), f)));
+		json_object_set_new(x, "first", json_boolean(!listed(json_object_get(soak, "findings"), f)));
+		json_array_append_new(json_object_get(soak, "findings"), x);
+	}
+}
+
+/* One event into the revisions' states. */
+static void take(struct track_state *s, json_t *ev)
+{
+	const char *e = track_str(ev, "event");
+	json_t *r = track_rev(s, track_str(ev, "sha"));
+	char dir[PATH_MAX];
+
+	if (streq(e, "seen")) {
+		if (r)
+			return;
+		snprintf(dir, sizeof(dir), "%s/revs/%03zu-%s", s->in->dir, json_array_size(s->revs),
+			 track_str(ev, "slug"));
+		r = json_pack("{s:O, s:O, s:I, s:O, s:s, s:s, s:b}", "name", json_object_get(ev, "name"), "sha",
+			      json_object_get(ev, "sha"), "index", (json_int_t)json_array_size(s->revs), "seen",
+			      json_object_get(ev, "time"), "dir", dir, "state", "seen", "start",
+			      json_is_true(json_object_get(ev, "start")));
+		if (r)
+			json_array_append_new(s->revs, r);
+		return;
+	}
+	if (!r)
+		return;
+	if (streq(e, "built")) {
+		json_object_set_new(r, "state", json_string("built"));
+		json_object_set(r, "build_seconds", json_object_get(ev, "seconds"));
+	} else if (streq(e, "unbuildable")) {
+		json_object_set_new(r, "state", json_string("done"));
+		json_object_set(r, "why", json_object_get(ev, "why"));
+		json_object_set_new(r, "verdict", json_string("cannot build"));
+	} else if (streq(e, "qualified")) {
+		json_object_set_new(r, "state", json_string("qualified"));
+		json_object_update(r, ev);
+		json_object_del(r, "event");
+		json_object_set_new(r, "verdict",
+				    json_string(json_array_size(json_object_get(ev, "regressions")) ? "regression"
+												    : "no regression"));
+		json_object_set_new(r, "bisections", json_array());
+	} else if (streq(e, "bisected")) {
+		json_t *b = json_deep_copy(ev);
+
+		json_object_del(b, "event");
+		json_object_del(b, "sha");
+		json_array_append_new(json_object_get(r, "bisections"), b);
+	} else if (streq(e, "soaked")) {
+		take_soak(r, ev);
+	} else if (streq(e, "done")) {
+		json_object_set_new(r, "state", json_string("done"));
+		if (json_is_true(json_object_get(r, "start")))
+			json_object_set_new(r, "verdict", json_string("the start"));
+	}
+}
+
+static int write_status(struct track_state *s)
+{
+	char path[PATH_MAX];
+	json_t *b = track_baseline(s), *r;
+	json_auto_t *doc = NULL;
+	size_t i, regressions = 0;
+	int ret;
+
+	json_array_foreach(s->revs, i, r)
+		regressions += streq(track_str(r, "verdict"), "regression");
+	doc = json_pack("{s:s, s:O, s:O, s:O, s:s?, s:I, s:O}", "schema", TRACK_SCHEMA, "tree",
+			json_object_get(s->track, "tree"), "follow", json_object_get(s->track, "follow"), "start",
+			json_object_get(s->track, "start"), "baseline", b ? track_str(b, "name") : NULL, "regressions",
+			(json_int_t)regressions, "revisions", s->revs);
+	if (!doc)
+		return -ENOMEM;
+	if ((ret = fileio_pathf(path, "%s/status.json", s->in->dir)) < 0)
+		return ret;
+	return write_output(path, doc, dump_json);
+}
+
+/* DIR/track.jsonl read back: a torn last line (a stop while writing it) cut away; a bad line refused. */
+int track_replay(struct track_state *s)
+{
+	char path[PATH_MAX];
+	_cleanup_free_ char *text = NULL;
+	char *line, *next;
+	unsigned no = 0;
+	int r;
+
+	if ((r = fileio_pathf(path, "%s/track.jsonl", s->in->dir)) < 0)
+		return r;
+	r = fileio_read_regular(path, 64 << 20, &text, NULL);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0) {
+		log_err("read '%s' failed: %s", path, strerror(-r));
+		return r;
+	}
+	for (line = text; line && *line; line = next) {
+		json_t *ev;
+
+		next = strchr(line, '\n');
+		no++;
+		if (!next) {
+			log_warn("%s:%u: an unfinished last line (a stop while writing it), left out", path, no);
+			if (truncate(path, line - text) < 0) {
+				r = -errno;
+				log_err("truncate '%s' failed: %m", path);
+				return r;
+			}
+			break;
+		}
+		*next++ = '\0';
+		ev = json_loads(line, 0, NULL);
+		if (!json_is_object(ev) || !json_is_string(json_object_get(ev, "event")) ||
+		    !json_is_string(json_object_get(ev, "sha")) ||
+		    (!streq(track_str(ev, "event"), "seen") && !track_rev(s, track_str(ev, "sha")))) {
+			log_err("%s:%u: not a record of this watch (key 'event' or 'sha')", path, no);
+			json_decref(ev);
+			return -EBADMSG;
+		}
+		take(s, ev);
+		json_decref(ev);
+	}
+	return 0;
+}
+
+/* ev appended to DIR/track.jsonl and fsync'd, taken, and status.json rewritten. Returns 0 or -errno (logged). */
+int track_append(struct track_state *s, json_t *ev)
+{
+	char path[PATH_MAX];
+	_cleanup_free_ char *text = ev ? json_dumps(ev, JSON_COMPACT) : NULL;
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	if (!text || (r = fileio_pathf(path, "%s/track.jsonl", s->in->dir)) < 0) {
+		json_decref(ev);
+		return -ENOMEM;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0 || fileio_write_all(fd, text, strlen(text)) < 0 || fileio_write_all(fd, "\n", 1) < 0 ||
+	    fsync(fd) < 0) {
+		r = -errno;
+		log_err("append to '%s' failed: %m", path);
+		json_decref(ev);
+		return r;
+	}
+	take(s, ev);
+	json_decref(ev);
+	return write_status(s);
+}

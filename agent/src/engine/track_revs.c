@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fsagent track's revisions: DIR/track.json (what is followed, from where)
+ * and what git lists now (see track.h).
+ */
+#include "engine/track.h"
+#include "util/fileio.h"
+#include "util/log.h"
+#include "engine/git.h"
+#include "util/macro.h"
+#include "util/output.h"
+#include "util/strv.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- the revisions --------------------------------------------------------- */
+
+/* A name as a directory's: what is not [A-Za-z0-9._-] becomes '_'. */
+static void slug(const char *name, char *out, size_t size)
+{
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < size && i < 64; i++) {
+		char c = name[i];
+
+		out[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+					 c == '-' || (c == '_' && i)
+				 ? c
+				 : '_';
+	}
+	out[i] = '\0';
+}
+
+int track_seen(struct track_state *s, const char *name, const char *sha, bool start)
+{
+	char sl[80];
+	time_t t = time(NULL);
+	char when[32];
+
+	slug(name, sl, sizeof(sl));
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	printf("track: %s %s (%.12s)\n", start ? "starting from" : "new revision", name, sha);
+	fflush(stdout);
+	return track_append(s, json_pack("{s:s, s:s, s:s, s:s, s:s, s:b}", "event", "seen", "name", name, "sha", sha,
+					 "slug", sl, "time", when, "start", start));
+}
+
+/* The tags matching the pattern, in version order (-rcN before the release). Returns the count or -errno. */
+static int list_tags(struct track_state *s, const char *pattern, char ***ret)
+{
+	const char *args[] = { "-c", "versionsort.suffix=-rc", "tag", "-l", pattern, "--sort=version:refname", NULL };
+	_cleanup_free_ char *out = NULL;
+	char err[512];
+	int r = git_capture(s->in->tree, args, &out, err, sizeof(err));
+
+	if (r != 0) {
+		log_err("%s: git tag -l '%s' failed: %s", s->in->tree, pattern, r < 0 ? strerror(-r) : err);
+		return r < 0 ? r : -EIO;
+	}
+	*ret = strv_split(out, "\n");
+	return *ret ? (int)strv_length(*ret) : -ENOMEM;
+}
+
+/* Each new revision recorded as seen, the oldest first. Returns 0 or -errno (logged). */
+int track_look(struct track_state *s)
+{
+	const char *tags = track_str(json_object_get(s->track, "follow"), "tags");
+	const char *branch = track_str(json_object_get(s->track, "follow"), "branch");
+	char sha[41], err[512];
+	int r;
+
+	if (*branch) {
+		_cleanup_free_ char *out = NULL;
+		json_t *last = json_array_get(s->revs, json_array_size(s->revs) - 1);
+		const char *args[] = { "describe", "--tags", "--always", sha, NULL };
+
+		if ((r = git_resolve(s->in->tree, branch, sha, err, sizeof(err))) < 0) {
+			log_err("%s: branch '%s': %s", s->in->tree, branch, err);
+			return r;
+		}
+		if (last && streq(track_str(last, "sha"), sha))
+			return 0;
+		if (git_capture(s->in->tree, args, &out, err, sizeof(err)) != 0 || !out)
+			return track_seen(s, sha, sha, false);
+		out[strcspn(out, "\n")] = '\0';
+		return track_seen(s, out, sha, false);
+	}
+	{
+		char **list = NULL;
+		int n = list_tags(s, tags, &list), from = -1;
+
+		if (n < 0)
+			return n;
+		/* after the newest tag seen; else after the last tag the start contains */
+		for (int i = 0; i < n; i++) {
+			json_t *rv;
+			size_t k;
+
+			json_array_foreach(s->revs, k, rv)
+				if (streq(track_str(rv, "name"), list[i]))
+					from = i;
+		}
+		if (from < 0)
+			for (int i = 0; i < n; i++)
+				if (git_is_ancestor(s->in->tree, list[i],
+						    track_str(json_object_get(s->track, "start"), "sha")) == 1)
+					from = i;
+		r = 0;
+		for (int i = from + 1; i < n && r == 0; i++) {
+			if ((r = git_resolve(s->in->tree, list[i], sha, err, sizeof(err))) < 0) {
+				log_err("%s: tag '%s': %s", s->in->tree, list[i], err);
+				break;
+			}
+			if (!track_rev(s, sha))
+				r = track_seen(s, list[i], sha, false);
+		}
+		strv_free(list);
+		return r;
+	}
+}
+
+/* ---- setting up ------------------------------------------------------------ */
+
+/* DIR/track.json: made at the start (the start resolved); given again, what was given must agree. */
+int track_setup(struct track_state *s)
+{
+	struct track_run *in = s->in;
+	char path[PATH_MAX], sha[41], err[512];
+	int r;
+
+	if ((r = fileio_pathf(path, "%s/track.json", in->dir)) < 0)
+		return r;
+	if (fileio_exists(path)) {
+		json_error_t je;
+		json_t *follow;
+
+		s->track = json_load_file(path, 0, &je);
+		follow = json_object_get(s->track, "follow");
+		if (!json_is_object(s->track) || !json_is_string(json_object_get(s->track, "tree")) ||
+		    !json_is_object(follow)) {
+			log_err("%s:%d: not an fsagent track state (%s)", path, je.line, je.text);
+			return -EBADMSG;
+		}
+		if ((in->tree && !streq(in->tree, track_str(s->track, "tree"))) ||
+		    (in->tags && !streq(in->tags, track_str(follow, "tags"))) ||
+		    (in->branch && !streq(in->branch, track_str(follow, "branch")))) {
+			log_err("%s was begun for %s, %s %s: give the same --git and --tags or --branch, or a new "
+				"--dir",
+				in->dir, track_str(s->track, "tree"), *track_str(follow, "tags") ? "tags" : "branch",
+				*track_str(follow, "tags") ? track_str(follow, "tags") : track_str(follow, "branch"));
+			return -EEXIST;
+		}
+		in->tree = track_str(s->track, "tree");
+		return 0;
+	}
+	if (!in->tree || (!in->tags == !in->branch)) {
+		log_err("%s holds no watch yet: --git TREE and --tags PATTERN or --branch BRANCH begin one", in->dir);
+		return -EINVAL;
+	}
+	{
+		const char *args[] = { "rev-parse", "--git-dir", NULL };
+		_cleanup_free_ char *out = NULL;
+
+		if (git_capture(in->tree, args, &out, err, sizeof(err)) != 0) {
+			log_err("--git %s: not a git repository (%s)", in->tree, err);
+			return -EINVAL;
+		}
+	}
+	{
+		const char *start = in->start;
+		char **list = NULL;
+
+		if (in->tags) {
+			int n = list_tags(s, in->tags, &list);
+
+			if (n < 0)
+				return n;
+			if (n == 0) {
+				log_err("--tags '%s': no tag of %s matches", in->tags, in->tree);
+				strv_free(list);
+				return -ENOENT;
+			}
+			if (!start)
+				start = list[n - 1];
+		} else if (!start) {
+			start = in->branch;
+		}
+		r = git_resolve(in->tree, start, sha, err, sizeof(err));
+		if (r < 0) {
+			log_err("--start %s: %s", start, err);
+			strv_free(list);
+			return r;
+		}
+		/* the soak's seeds derive from this one: each boot's is recorded, so any can be replayed */
+		s->track = json_pack("{s:s, s:I, s:{s:s?, s:s?}, s:{s:s, s:s}}", "tree", in->tree, "seed",
+				     (json_int_t)(time(NULL) % 1000000007), "follow", "tags", in->tags, "branch",
+				     in->branch, "start", "name", start, "sha", sha);
+		strv_free(list);
+	}
+	if (!s->track)
+		return -ENOMEM;
+	return write_output(path, s->track, dump_json);
+}

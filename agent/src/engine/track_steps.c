@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fsagent track's steps for one revision: its build, its qualification
+ * against the baseline, the bisection of each regression, its soak, and the
+ * word of it (see track.h).
+ */
+#include "engine/track.h"
+#include "engine/bisect_loop.h"
+#include "engine/build.h"
+#include "engine/job.h"
+#include "engine/qualify_loop.h"
+#include "engine/qualify_plan.h"
+#include "analysis/compare.h"
+#include "util/fileio.h"
+#include "util/log.h"
+#include "util/macro.h"
+#include "util/output.h"
+#include "util/strv.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- one revision's steps ---------------------------------------------------- */
+
+static int run_shell(const char *cmd, const char *const *env, const char *log, int *status)
+{
+	return job_run((char *const[]){ (char *)"/bin/sh", (char *)"-c", (char *)cmd, NULL }, env, log, status);
+}
+
+int track_build(struct track_state *s, json_t *rv)
+{
+	char kdir[PATH_MAX], log[PATH_MAX], why[512];
+	double t0 = now();
+	int r;
+
+	if ((r = fileio_pathf(kdir, "%s/kernel", track_str(rv, "dir"))) < 0 ||
+	    (r = fileio_pathf(log, "%s/build.log", track_str(rv, "dir"))) < 0)
+		return r;
+	printf("track: building %s (log: %s)\n", track_str(rv, "name"), log);
+	fflush(stdout);
+	r = build_commit(s->in->build, s->in->tree, track_str(rv, "sha"), kdir, log, why, sizeof(why));
+	if (r < 0)
+		return r;
+	if (r == 0)
+		return track_append(s, json_pack("{s:s, s:s, s:f}", "event", "built", "sha", track_str(rv, "sha"),
+						 "seconds", now() - t0));
+	printf("track: cannot build %s: %s\n", track_str(rv, "name"), why);
+	return track_append(s, json_pack("{s:s, s:s, s:s+, s:f}", "event", "unbuildable", "sha", track_str(rv, "sha"),
+					 "why", "cannot build: ", why, "seconds", now() - t0));
+}
+
+/* The baseline's runs on its own kernel so far: its qualification's candidate sides, its soak. */
+static int prior_runs(json_t *base, char ***ret)
+{
+	char path[PATH_MAX], done[PATH_MAX];
+	json_t *b;
+	size_t i;
+	int r = 0;
+
+	*ret = strv_split("", ",");
+	if (!*ret)
+		return -ENOMEM;
+	for (unsigned k = 0; r == 0; k++) {
+		char round[PATH_MAX];
+
+		if ((r = fileio_pathf(round, "%s/qualify/round-%u", track_str(base, "dir"), k)) < 0)
+			break;
+		if (!fileio_exists(round))
+			break;
+		if ((r = fileio_pathf(path, "%s/candidate/results", round)) < 0 ||
+		    (r = fileio_pathf(done, "%s/candidate/done", round)) < 0)
+			break;
+		if (fileio_exists(done))
+			r = strv_push(ret, path);
+	}
+	/* and its soak's boots that ran tests */
+	json_array_foreach(json_object_get(json_object_get(base, "soak"), "boots"), i, b)
+		if (r == 0 && json_integer_value(json_object_get(b, "runs")) > 0 &&
+		    (r = fileio_pathf(path, "%s/soak/%lld/results", track_str(base, "dir"),
+				      json_integer_value(json_object_get(b, "boot")))) == 0)
+			r = strv_push(ret, path);
+	return r;
+}
+
+/* The tests of a qualification's outcome with that verdict (NULL: that failed on the candidate), as [{config, test}].
+ */
+static json_t *tests_of(json_t *doc, const char *verdict)
+{
+	json_t *out = json_array(), *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "tests"), i, t)
+		if (verdict ? streq(track_str(t, "verdict"), verdict)
+			    : json_integer_value(json_object_get(json_object_get(t, "candidate"), "failures")) > 0)
+			json_array_append_new(out, json_pack("{s:O, s:O}", "config", json_object_get(t, "config"),
+							     "test", json_object_get(t, "test")));
+	return out;
+}
+
+int track_qualify(struct track_state *s, json_t *rv, json_t *base)
+{
+	char qdir[PATH_MAX], kb[PATH_MAX], kc[PATH_MAX], plan[PATH_MAX], path[PATH_MAX];
+	struct qualify_run q = {
+		.runner = s->in->runner, .o = s->in->qo, .budget = s->in->budget, .jobs = s->in->jobs
+	};
+	json_auto_t *doc = NULL;
+	int r, rc;
+
+	if ((r = fileio_pathf(qdir, "%s/qualify", track_str(rv, "dir"))) < 0 ||
+	    (r = fileio_pathf(kb, "%s/kernel", track_str(base, "dir"))) < 0 ||
+	    (r = fileio_pathf(kc, "%s/kernel", track_str(rv, "dir"))) < 0 ||
+	    (r = fileio_pathf(plan, "%s/plan/plan.conf", s->in->dir)) < 0 || (r = fileio_mkdir_p(qdir)) < 0 ||
+	    (r = prior_runs(base, &q.prior)) < 0)
+		return r;
+	printf("track: qualifying %s against %s (%s)\n", track_str(rv, "name"), track_str(base, "name"), qdir);
+	fflush(stdout);
+	q.dir = qdir;
+	q.kernel[0] = kb;
+	q.kernel[1] = kc;
+	rc = qualify_loop_setup(&q, plan, s->in->qgiven) < 0 ? 2 : qualify_loop_run(&q);
+	qualify_loop_release(&q);
+	strv_free(q.prior);
+	if (rc != 0 && rc != 1)
+		return -EIO;
+	if ((r = fileio_pathf(path, "%s/qualify.json", qdir)) < 0)
+		return r;
+	doc = json_load_file(path, 0, NULL);
+	if (!json_is_object(doc)) {
+		log_err("%s: missing or not fsagent qualify's outcome", path);
+		return -EBADMSG;
+	}
+	return track_append(s,
+			    json_pack("{s:s, s:s, s:s, s:s, s:O, s:o, s:o, s:I, s:s}", "event", "qualified", "sha",
+				      track_str(rv, "sha"), "baseline", track_str(base, "name"), "baseline_sha",
+				      track_str(base, "sha"), "counts", json_object_get(doc, "counts"), "regressions",
+				      tests_of(doc, "regression"), "failed", tests_of(doc, NULL), "runs",
+				      json_integer_value(json_object_get(json_object_get(doc, "runs"), "total")),
+				      "qualify", qdir));
+}
+
+/* Each regression not bisected yet, between the baseline and this revision. */
+int track_bisect(struct track_state *s, json_t *rv)
+{
+	json_t *regs = json_object_get(rv, "regressions"), *g;
+	size_t i;
+
+	json_array_foreach(regs, i, g) {
+		char bdir[PATH_MAX], path[PATH_MAX];
+		char *goods[2] = { (char *)track_str(rv, "baseline_sha"), NULL };
+		char *tests[2] = { (char *)track_str(g, "test"), NULL };
+		char *probe[] = { (char *)"/bin/sh", (char *)"-c", (char *)s->in->probe, NULL };
+		struct bisect_run br = {
+			.tree = s->in->tree,
+			.bad = track_str(rv, "sha"),
+			.config = track_str(g, "config"),
+			.goods = goods,
+			.tests = tests,
+			.probe = probe,
+			.build = s->in->build,
+			.max_runs = s->in->bisect_runs,
+			.max_kernels = s->in->bisect_kernels,
+		};
+		json_auto_t *doc = NULL;
+		const char *verdict;
+		int rc, r;
+
+		if (i < json_array_size(json_object_get(rv, "bisections")))
+			continue;
+		if ((r = fileio_pathf(bdir, "%s/bisect-%zu", track_str(rv, "dir"), i)) < 0)
+			return r;
+		if (!s->in->probe) {
+			r = track_append(s, json_pack("{s:s, s:s, s:O, s:O, s:s, s:s}", "event", "bisected", "sha",
+						      track_str(rv, "sha"), "config", json_object_get(g, "config"),
+						      "test", json_object_get(g, "test"), "verdict", "not bisected",
+						      "why", "no probe command"));
+			if (r < 0)
+				return r;
+			continue;
+		}
+		printf("track: bisecting %s %s between %s and %s (%s)\n", track_str(g, "config"), track_str(g, "test"),
+		       track_str(rv, "baseline"), track_str(rv, "name"), bdir);
+		fflush(stdout);
+		br.dir = bdir;
+		bisect_opts_default(&br.o);
+		rc = bisect_loop(&br);
+		if (rc == 3)
+			return -EIO;
+		if ((r = fileio_pathf(path, "%s/bisect.json", bdir)) < 0)
+			return r;
+		doc = json_load_file(path, 0, NULL);
+		verdict = rc == 2 || !json_is_object(doc) ? "error" : track_str(doc, "verdict");
+		r = track_append(s, json_pack("{s:s, s:s, s:O, s:O, s:s, s:O?, s:O?, s:s, s:i}", "event", "bisected",
+					      "sha", track_str(rv, "sha"), "config", json_object_get(g, "config"),
+					      "test", json_object_get(g, "test"), "verdict", verdict, "culprits",
+					      json_object_get(doc, "culprits"), "confidence",
+					      json_object_get(doc, "confidence"), "bisect", bdir, "exit", rc));
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The tests of a soak boot's bundles that failed: [{config, test, failures, runs}], the runs into *runs; NULL: none. */
+static json_t *soak_failures(const char *res, json_int_t *runs)
+{
+	struct compare *cmp = NULL;
+	char err[1024] = "";
+	json_auto_t *doc = NULL;
+	json_t *out, *t;
+	size_t i;
+	int r = compare_new(&cmp);
+
+	*runs = 0;
+	if (r < 0)
+		return NULL;
+	r = compare_add(cmp, SIDE_CANDIDATE, res, err, sizeof(err));
+	doc = r == 0 ? compare_result(cmp, 0.01) : NULL;
+	compare_free(cmp);
+	if (r < 0 && r != -ENOENT)
+		log_warn("track: a soak boot's results: %s", err);
+	out = json_array();
+	json_array_foreach(json_object_get(doc, "tests"), i, t) {
+		json_t *k = json_object_get(t, "candidate");
+
+		*runs += json_integer_value(json_object_get(k, "runs"));
+		if (json_integer_value(json_object_get(k, "failures")) > 0)
+			json_array_append_new(
+				out, json_pack("{s:O, s:O, s:O, s:O}", "config", json_object_get(t, "config"), "test",
+					       json_object_get(t, "test"), "failures", json_object_get(k, "failures"),
+					       "runs", json_object_get(k, "runs")));
+	}
+	return out;
+}
+
+int track_soak(struct track_state *s, json_t *rv)
+{
+	char dir[PATH_MAX], res[PATH_MAX], plan[PATH_MAX], base[PATH_MAX], log[PATH_MAX], kernel[PATH_MAX], nb[16];
+	json_t *soak = json_object_get(rv, "soak");
+	json_int_t boot = (json_int_t)json_array_size(json_object_get(soak, "boots")), runs;
+	uint64_t seed = (uint64_t)json_integer_value(json_object_get(s->track, "seed")) + 1000003u * (uint64_t)boot +
+			(uint64_t)json_integer_value(json_object_get(rv, "index"));
+	_cleanup_free_ char *text = NULL, *e_side = NULL, *e_round = NULL, *e_plan = NULL, *e_res = NULL,
+			    *e_kernel = NULL;
+	size_t len = 0;
+	double t0 = now();
+	json_t *found;
+	int r, status;
+
+	snprintf(nb, sizeof(nb), "%lld", (long long)boot);
+	if ((r = fileio_pathf(dir, "%s/soak/%s", track_str(rv, "dir"), nb)) < 0 ||
+	    (r = fileio_pathf(res, "%s/results", dir)) < 0 || (r = fileio_pathf(plan, "%s/plan.conf", dir)) < 0 ||
+	    (r = fileio_pathf(log, "%s/log", dir)) < 0 ||
+	    (r = fileio_pathf(kernel, "%s/kernel", track_str(rv, "dir"))) < 0 ||
+	    (r = fileio_pathf(base, "%s/plan/plan.conf", s->in->dir)) < 0)
+		return r;
+	/* a boot cut off before it was recorded runs again from nothing */
+	if (fileio_exists(res)) {
+		char aside[PATH_MAX];
+
+		if ((r = fileio_pathf(aside, "%s/results.interrupted-%lld", dir, (long long)time(NULL))) < 0)
+			return r;
+		if (rename(res, aside) < 0) {
+			r = -errno;
+			log_err("rename '%s' failed: %m", res);
+			return r;
+		}
+	}
+	if ((r = fileio_mkdir_p(res)) < 0 || (r = fileio_read_regular(base, 1 << 20, &text, &len)) < 0) {
+		log_err("soak of %s: %s: %s", track_str(rv, "name"), r == -ENOENT ? base : res, strerror(-r));
+		return r;
+	}
+	{
+		_cleanup_free_ char *p = NULL;
+		int n = asprintf(&p, "%s\n# fsagent track: soak boot %s of %s\norder = random\nseed = %llu\n", text, nb,
+				 track_str(rv, "name"), (unsigned long long)seed);
+
+		if (n < 0)
+			return -ENOMEM;
+		/* the plan's files come along, as in a qualification */
+		if ((r = qualify_plan_copy_files(s->in->dir, dir)) < 0 ||
+		    (r = fileio_write_atomic(plan, p, (size_t)n)) < 0)
+			return r;
+	}
+	printf("track: soaking %s, boot %s (seed %llu, log: %s)\n", track_str(rv, "name"), nb, (unsigned long long)seed,
+	       log);
+	fflush(stdout);
+	if (asprintf(&e_side, "FSAGENT_QUALIFY_SIDE=soak") < 0 ||
+	    asprintf(&e_round, "FSAGENT_QUALIFY_ROUND=%s", nb) < 0 ||
+	    asprintf(&e_plan, "FSAGENT_QUALIFY_PLAN=%s", plan) < 0 ||
+	    asprintf(&e_res, "FSAGENT_QUALIFY_RESULTS=%s", res) < 0 ||
+	    asprintf(&e_kernel, "FSAGENT_QUALIFY_KERNEL=%s", kernel) < 0)
+		return -ENOMEM;
+	r = job_run(s->in->runner, (const char *const[]){ e_side, e_round, e_plan, e_res, e_kernel, NULL }, log,
+		    &status);
+	if (r < 0)
+		return r;
+	found = soak_failures(res, &runs);
+	if (!found)
+		return -ENOMEM;
+	if (status != 0 && status != 1 && status != 4)
+		log_warn("track: soak boot %s of %s: the runner exited %d (its log: %s)", nb, track_str(rv, "name"),
+			 status, log);
+	return track_append(s, json_pack("{s:s, s:s, s:I, s:I, s:f, s:i, s:I, s:o}", "event", "soaked", "sha",
+					 track_str(rv, "sha"), "boot", boot, "seed", (json_int_t)seed, "seconds",
+					 now() - t0, "exit", status, "runs", runs, "failures", found));
+}
+
+/* The revision in words, for the terminal and --notify. */
+char *track_summary(json_t *rv)
+{
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+	json_t *b, *c = json_object_get(rv, "counts");
+
+	if (!f)
+		return NULL;
+	fprintf(f, "%s (%.12s): %s", track_str(rv, "name"), track_str(rv, "sha"), track_str(rv, "verdict"));
+	if (json_object_get(rv, "why"))
+		fprintf(f, " (%s)", track_str(rv, "why"));
+	if (c)
+		fprintf(f, " against %s: %lld regression, %lld flaky, %lld failing, %lld pass, %lld undecided",
+			track_str(rv, "baseline"), json_integer_value(json_object_get(c, "regression")),
+			json_integer_value(json_object_get(c, "flaky")),
+			json_integer_value(json_object_get(c, "failing")),
+			json_integer_value(json_object_get(c, "pass")),
+			json_integer_value(json_object_get(c, "undecided")));
+	fputc('\n', f);
+	json_array_foreach(json_object_get(rv, "bisections"), i, b) {
+		json_t *cu = json_array_get(json_object_get(b, "culprits"), 0);
+
+		fprintf(f, "  %s %s: %s", track_str(b, "config"), track_str(b, "test"), track_str(b, "verdict"));
+		if (cu && streq(track_str(b, "verdict"), "found"))
+			fprintf(f, " %.12s \"%s\"%s", track_str(cu, "sha"), track_str(cu, "subject"),
+				json_array_size(json_object_get(b, "culprits")) > 1 ? " (or a commit next to it)" : "");
+		fputc('\n', f);
+	}
+	fclose(f);
+	return text;
+}
+
+void track_notify(struct track_state *s, json_t *rv, const char *what, const char *text)
+{
+	char path[PATH_MAX], status[PATH_MAX], log[PATH_MAX];
+	_cleanup_free_ char *e_rev = NULL, *e_sha = NULL, *e_verdict = NULL, *e_sum = NULL, *e_status = NULL;
+	int st = 0;
+
+	if (!s->in->notify || fileio_pathf(path, "%s/summary.txt", track_str(rv, "dir")) < 0 ||
+	    fileio_pathf(status, "%s/status.json", s->in->dir) < 0 ||
+	    fileio_pathf(log, "%s/notify.log", track_str(rv, "dir")) < 0 ||
+	    fileio_write_atomic(path, text, strlen(text)) < 0)
+		return;
+	if (asprintf(&e_rev, "FSAGENT_TRACK_REV=%s", track_str(rv, "name")) < 0 ||
+	    asprintf(&e_sha, "FSAGENT_TRACK_SHA=%s", track_str(rv, "sha")) < 0 ||
+	    asprintf(&e_verdict, "FSAGENT_TRACK_VERDICT=%s", streq(what, "done") ? track_str(rv, "verdict") : what) <
+		    0 ||
+	    asprintf(&e_sum, "FSAGENT_TRACK_SUMMARY=%s", path) < 0 ||
+	    asprintf(&e_status, "FSAGENT_TRACK_STATUS=%s", status) < 0)
+		return;
+	if (run_shell(s->in->notify, (const char *const[]){ e_rev, e_sha, e_verdict, e_sum, e_status, NULL }, log,
+		      &st) < 0 ||
+	    st != 0)
+		log_warn("track: the notify command exited %d for %s (its log: %s)", st, track_str(rv, "name"), log);
+}
+
+/* One revision through its steps; each step recorded before the next. Returns 0 or -errno. */
