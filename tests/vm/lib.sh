@@ -209,3 +209,24 @@ vm_testvm_kernel() {
 	TESTVM_KERNEL=${FSAGENT_TESTVM_KERNEL:-$TOP/../shared/kernels/bzImage-6.1-testvm}
 	[ -f "$TESTVM_KERNEL" ] || ts_skip "no shared test kernel ($TESTVM_KERNEL)"
 }
+
+# browser_text PAGE: the text a real browser renders of an HTML page (headless Chromium prints
+# it to PDF, pdftotext -layout reads it back, a table's rows as lines); fails without them
+browser_text() {
+	local pdf rc
+	command -v chromium >/dev/null && command -v pdftotext >/dev/null || return 1
+	pdf=$(mktemp --suffix=.pdf)
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer \
+		--user-data-dir="$pdf.profile" --print-to-pdf="$pdf" "file://$(realpath "$1")" >/dev/null 2>&1 &&
+		pdftotext -layout "$pdf" -
+	rc=$?
+	rm -rf "$pdf" "$pdf.profile"
+	return $rc
+}
+
+# browser_row TEXT FIRST START: the lines of browser_text's table row whose first cell is FIRST, up
+# to the next line whose first word matches the regular expression START (a row's first cell),
+# whitespace folded
+browser_row() {
+	awk -v r="$2" -v start="$3" 'on && $1 ~ start { exit } $1 == r { on = 1 } on' "$1" | tr -s ' \n' '  '
+}

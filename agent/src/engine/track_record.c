@@ -4,6 +4,7 @@
  * every revision's state; DIR/status.json written from it (see track.h).
  */
 #include "engine/track.h"
+#include "analysis/track_output.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/macro.h"
@@ -100,16 +101,16 @@ static void take(struct track_state *s, json_t *ev)
 {
 	const char *e = track_str(ev, "event");
 	json_t *r = track_rev(s, track_str(ev, "sha"));
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], rel[128];
 
 	if (streq(e, "seen")) {
 		if (r)
 			return;
-		snprintf(dir, sizeof(dir), "%s/revs/%03zu-%s", s->in->dir, json_array_size(s->revs),
-			 track_str(ev, "slug"));
-		r = json_pack("{s:O, s:O, s:I, s:O, s:s, s:s, s:b}", "name", json_object_get(ev, "name"), "sha",
+		snprintf(rel, sizeof(rel), "revs/%03zu-%s", json_array_size(s->revs), track_str(ev, "slug"));
+		snprintf(dir, sizeof(dir), "%s/%s", s->in->dir, rel);
+		r = json_pack("{s:O, s:O, s:I, s:O, s:s, s:s, s:s, s:b}", "name", json_object_get(ev, "name"), "sha",
 			      json_object_get(ev, "sha"), "index", (json_int_t)json_array_size(s->revs), "seen",
-			      json_object_get(ev, "time"), "dir", dir, "state", "seen", "start",
+			      json_object_get(ev, "time"), "dir", dir, "path", rel, "state", "seen", "start",
 			      json_is_true(json_object_get(ev, "start")));
 		if (r)
 			json_array_append_new(s->revs, r);
@@ -165,7 +166,10 @@ static int write_status(struct track_state *s)
 		return -ENOMEM;
 	if ((ret = fileio_pathf(path, "%s/status.json", s->in->dir)) < 0)
 		return ret;
-	return write_output(path, doc, dump_json);
+	if ((ret = write_output(path, doc, dump_json)) < 0 ||
+	    (ret = fileio_pathf(path, "%s/index.html", s->in->dir)) < 0)
+		return ret;
+	return write_output(path, doc, track_html);
 }
 
 /* DIR/track.jsonl read back: a torn last line (a stop while writing it) cut away; a bad line refused. */
