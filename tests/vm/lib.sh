@@ -230,3 +230,12 @@ browser_text() {
 browser_row() {
 	awk -v r="$2" -v start="$3" 'on && $1 ~ start { exit } $1 == r { on = 1 } on' "$1" | tr -s ' \n' '  '
 }
+
+# browser_row_has TEXT FIRST START TOKEN...: every TOKEN in that row (cells wrap, so each is
+# looked for on its own)
+browser_row_has() {
+	local row t
+	row=$(browser_row "$1" "$2" "$3")
+	shift 3
+	for t in "$@"; do [[ $row == *"$t"* ]] || return 1; done
+}
