@@ -218,10 +218,10 @@ browser_text() {
 	pdf=$(mktemp --suffix=.pdf)
 	timeout 120 chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer \
 		--user-data-dir="$pdf.profile" --print-to-pdf="$pdf" "file://$(realpath "$1")" >/dev/null 2>&1 &&
-		pdftotext -layout "$pdf" -
-	rc=$?
+		pdftotext -layout "$pdf" - | tr -d '\f'
+	rc=${PIPESTATUS[0]}
 	rm -rf "$pdf" "$pdf.profile"
-	return $rc
+	return "$rc"
 }
 
 # browser_row TEXT FIRST START: the lines of browser_text's table row whose first cell is FIRST, up

@@ -44,6 +44,9 @@ void compare_free(struct compare *c);
  * -EBADMSG.
  */
 int compare_add(struct compare *c, enum compare_side side, const char *path, char *err, size_t errsize);
+/* compare_add, leaving out the tests named in except ("CONFIG\x1fTEST" strings; NULL: none). */
+int compare_add_except(struct compare *c, enum compare_side side, const char *path, char *const *except, char *err,
+		       size_t errsize);
 
 /* The result document (schema COMPARE_SCHEMA), tests sorted by class then name. */
 json_t *compare_result(struct compare *c, double alpha);

@@ -115,6 +115,22 @@ static uint64_t runs_to_close(const struct qualify_opts *o, double pb, double pk
 	return hi;
 }
 
+/*
+ * The fewest runs n of one side, at rate p, that put the interval within
+ * +-min_rate with the other side's f of r as they are (baseline: the one
+ * side is the baseline); 0 when none up to 4r does.
+ */
+static uint64_t runs_to_close_one(const struct qualify_opts *o, double p, uint64_t f, uint64_t r, bool baseline)
+{
+	for (uint64_t n = 1; n <= 4 * r; n += n < 16 ? 1 : n / 16) {
+		uint64_t k = (uint64_t)llround(p * (double)n);
+
+		if (baseline ? close_enough(o, k, n, f, r) : close_enough(o, f, r, k, n))
+			return n;
+	}
+	return 0;
+}
+
 uint64_t qualify_runs_to_decide(const struct qualify_opts *o, uint64_t fb, uint64_t rb, uint64_t fk, uint64_t rk)
 {
 	uint64_t a, b;
@@ -195,10 +211,15 @@ static const char *judge_one(const struct qualify_opts *o, json_t *t, double wei
 		return "undecided";
 	}
 	if (o->grow_smaller && (rb >= 2 * rk || rk >= 2 * rb)) {
-		/* the side with fewer runs doubles (up to the other's), the other waits */
-		uint64_t small = rb < rk ? rb : rk, big = rb < rk ? rk : rb;
+		/* the side with fewer runs grows to what closes the interval at the rates seen, at most doubling
+		 * (up to the other's); the other waits */
+		uint64_t small = rb < rk ? rb : rk, big = rb < rk ? rk : rb, need;
 
 		target = small + (small > 5 ? small : 5);
+		need = rb < rk ? runs_to_close_one(o, (double)fb / (double)rb, fk, rk, true)
+			       : runs_to_close_one(o, (double)fk / (double)rk, fb, rb, false);
+		if (need && need < target)
+			target = need > small + 5 ? need : small + 5;
 		target = target < big ? target : big;
 		target = target < o->max_runs ? target : o->max_runs;
 		*want_b = rb < rk ? sub0(target, rb) : 0;

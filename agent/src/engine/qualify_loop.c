@@ -153,11 +153,12 @@ static int read_rounds(struct qualify_run *q, unsigned upto, struct compare **re
 	if (r < 0)
 		return r;
 	/* runs made before on the baseline's kernel */
-	for (char **p = q->prior; p && *p; p++) {
+	for (size_t i = 0; i < q->nprior; i++) {
 		err[0] = '\0';
-		r = compare_add(cmp, SIDE_BASELINE, *p, err, sizeof(err));
+		r = compare_add_except(cmp, SIDE_BASELINE, q->prior[i].dir, q->prior[i].except, err, sizeof(err));
 		if (r < 0) {
-			log_err("the baseline's earlier runs: %s: %s", *p, r == -ENOENT ? "no bundle" : err);
+			log_err("the baseline's earlier runs: %s: %s", q->prior[i].dir,
+				r == -ENOENT ? "no bundle" : err);
 			goto fail;
 		}
 	}
@@ -282,14 +283,19 @@ static json_t *outcome(struct qualify_run *q, json_t *cmp, json_t *judged, const
 }
 
 /* The runs of the baseline's kernel made before (prior): read, counted, not spent from this budget. */
-static int prior_runs(struct qualify_run *q, json_int_t *ret)
+static int prior_runs(struct qualify_run *q, json_int_t *ret, json_t **per_test)
 {
 	struct compare *cmp = NULL;
 	json_auto_t *doc = NULL, *judged = NULL, *runs = NULL;
+	json_t *t;
+	size_t i;
 	int r;
 
 	*ret = 0;
-	if (!q->prior || !q->prior[0])
+	*per_test = json_object();
+	if (!*per_test)
+		return -ENOMEM;
+	if (!q->nprior)
 		return 0;
 	if ((r = read_rounds(q, 0, &cmp)) < 0)
 		return r;
@@ -300,13 +306,20 @@ static int prior_runs(struct qualify_run *q, json_int_t *ret)
 	if (!runs)
 		return -ENOMEM;
 	*ret = json_integer_value(json_object_get(runs, "total"));
+	/* "CONFIG\x1fTEST" -> its earlier runs, for the outcome */
+	json_array_foreach(json_object_get(judged, "tests"), i, t) {
+		char key[512];
+
+		snprintf(key, sizeof(key), "%s\x1f%s", compare_str(t, "config"), compare_str(t, "test"));
+		json_object_set(*per_test, key, json_object_get(json_object_get(t, "baseline"), "runs"));
+	}
 	return 0;
 }
 
 /* The loop: rounds until every test is decided, the rounds or the budget spent. Returns the exit status. */
 int qualify_loop_run(struct qualify_run *q)
 {
-	json_auto_t *cmp_doc = NULL, *judged = NULL, *doc = NULL;
+	json_auto_t *cmp_doc = NULL, *judged = NULL, *doc = NULL, *earlier_of = NULL;
 	struct compare *cmp = NULL;
 	const char *stopped = NULL;
 	json_int_t budget = (json_int_t)q->budget, total, earlier;
@@ -314,7 +327,7 @@ int qualify_loop_run(struct qualify_run *q)
 	unsigned k;
 	int r;
 
-	if (prior_runs(q, &earlier) < 0)
+	if (prior_runs(q, &earlier, &earlier_of) < 0)
 		return 3;
 
 	for (k = 0;; k++) {
@@ -394,6 +407,22 @@ int qualify_loop_run(struct qualify_run *q)
 		json_object_set_new(runs, "baseline",
 				    json_integer(json_integer_value(json_object_get(runs, "baseline")) - earlier));
 		json_object_set_new(runs, "earlier", json_integer(earlier));
+		/* and each test's: its baseline runs made before this qualification */
+		{
+			json_t *t;
+			size_t i;
+
+			json_array_foreach(json_object_get(doc, "tests"), i, t) {
+				char key[512];
+				json_t *e;
+
+				snprintf(key, sizeof(key), "%s\x1f%s", compare_str(t, "config"),
+					 compare_str(t, "test"));
+				e = json_object_get(earlier_of, key);
+				json_object_set_new(json_object_get(t, "baseline"), "earlier",
+						    json_integer(e ? json_integer_value(e) : 0));
+			}
+		}
 	}
 	if (!doc || write_expunge(q, cmp_doc, judged, doc) < 0)
 		return 1;

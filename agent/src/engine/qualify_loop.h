@@ -14,8 +14,9 @@
  * DIR/round-K/SIDE/       plan/plan.conf (and its files), results/, log, done
  * DIR/qualify.json, qualify.html, expunge-suggested.txt   the outcome
  *
- * Runs made before on the baseline's kernel (prior: a watch's last revision)
- * count as the baseline's: round 0 runs the candidate alone, and later
+ * Runs made before of the baseline's tests (prior: a watch's last revision,
+ * and the ones before it for the tests that did not change) count as the
+ * baseline's: round 0 runs the candidate alone, and later
  * rounds run the baseline only for the tests that want more of it.
  */
 #pragma once
@@ -36,9 +37,14 @@ struct qualify_run {
 	struct plan base;
 	json_t *weights; /* config -> iterations.<config> / iterations */
 	json_t *rounds;	 /* what each round ran, for the outcome */
-	/* a watch's: results directories of runs on the baseline's kernel made before (read as the baseline's, its
-	 * round 0 then runs the candidate alone), and each side's kernel for the runner (FSAGENT_QUALIFY_KERNEL) */
-	char **prior;
+	/* a watch's: results directories of runs made before of the baseline's tests (read as the baseline's, its
+	 * round 0 then runs the candidate alone), each leaving out the tests in its except ("CONFIG\x1fTEST"), and
+	 * each side's kernel for the runner (FSAGENT_QUALIFY_KERNEL) */
+	struct qualify_prior {
+		char *dir;
+		char **except;
+	} * prior;
+	size_t nprior;
 	const char *kernel[2];
 };
 

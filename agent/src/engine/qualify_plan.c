@@ -252,7 +252,7 @@ int qualify_plan_round(struct qualify_run *q, unsigned k, json_t *judged, uint64
 		return r;
 	if (k == 0) {
 		/* with the baseline's earlier runs, round 0 is the candidate's alone */
-		iters[0] = q->prior && q->prior[0] ? 0 : q->o.baseline_runs;
+		iters[0] = q->nprior ? 0 : q->o.baseline_runs;
 		iters[1] = qualify_clean_runs(&q->o, 1);
 	} else {
 		bool both;

@@ -61,40 +61,104 @@ int track_build(struct track_state *s, json_t *rv)
 					 "why", "cannot build: ", why, "seconds", now() - t0));
 }
 
-/* The baseline's runs on its own kernel so far: its qualification's candidate sides, its soak. */
-static int prior_runs(json_t *base, char ***ret)
+#define HISTORY 8 /* revisions back whose runs a baseline's side may pool */
+
+struct history {
+	struct qualify_prior *v;
+	size_t n;
+};
+
+static void history_free(struct history *h)
+{
+	for (size_t i = 0; i < h->n; i++) {
+		free(h->v[i].dir);
+		strv_free(h->v[i].except);
+	}
+	free(h->v);
+}
+
+static int history_add(struct history *h, const char *dir, char *const *except)
+{
+	struct qualify_prior *nv = realloc(h->v, (h->n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	h->v = nv;
+	h->v[h->n].dir = strdup(dir);
+	h->v[h->n].except = strv_split("", ",");
+	if (!h->v[h->n].dir || !h->v[h->n].except || strv_extend(&h->v[h->n].except, except) < 0) {
+		free(h->v[h->n].dir);
+		strv_free(h->v[h->n].except);
+		return -ENOMEM;
+	}
+	h->n++;
+	return 0;
+}
+
+/* A revision's own runs: its qualification's candidate sides, its soak's boots that ran tests. */
+static int own_runs(struct history *h, json_t *rv, char *const *except)
 {
 	char path[PATH_MAX], done[PATH_MAX];
 	json_t *b;
 	size_t i;
 	int r = 0;
 
-	*ret = strv_split("", ",");
-	if (!*ret)
-		return -ENOMEM;
 	for (unsigned k = 0; r == 0; k++) {
 		char round[PATH_MAX];
 
-		if ((r = fileio_pathf(round, "%s/qualify/round-%u", track_str(base, "dir"), k)) < 0)
-			break;
-		if (!fileio_exists(round))
+		if ((r = fileio_pathf(round, "%s/qualify/round-%u", track_str(rv, "dir"), k)) < 0 ||
+		    !fileio_exists(round))
 			break;
 		if ((r = fileio_pathf(path, "%s/candidate/results", round)) < 0 ||
 		    (r = fileio_pathf(done, "%s/candidate/done", round)) < 0)
 			break;
 		if (fileio_exists(done))
-			r = strv_push(ret, path);
+			r = history_add(h, path, except);
 	}
-	/* and its soak's boots that ran tests */
-	json_array_foreach(json_object_get(json_object_get(base, "soak"), "boots"), i, b)
+	json_array_foreach(json_object_get(json_object_get(rv, "soak"), "boots"), i, b)
 		if (r == 0 && json_integer_value(json_object_get(b, "runs")) > 0 &&
-		    (r = fileio_pathf(path, "%s/soak/%lld/results", track_str(base, "dir"),
+		    (r = fileio_pathf(path, "%s/soak/%lld/results", track_str(rv, "dir"),
 				      json_integer_value(json_object_get(b, "boot")))) == 0)
-			r = strv_push(ret, path);
+			r = history_add(h, path, except);
 	return r;
 }
 
-/* The tests of a qualification's outcome with that verdict (NULL: that failed on the candidate), as [{config, test}].
+/*
+ * The baseline's side before any run of its own: the baseline's runs, and
+ * back along the chain of baselines (at most HISTORY), each older
+ * revision's runs of the tests that no qualification since found changed
+ * (a test that regressed, was fixed or stayed undecided at one leaves the
+ * pool there): a flaky test's rate is known from all the kernels it was
+ * the same on, so a new revision needs only its own runs to bound it.
+ */
+static int prior_runs(struct track_state *s, json_t *base, struct history *h)
+{
+	char **except = strv_split("", ",");
+	json_t *rv = base, *t;
+	int r = except ? 0 : -ENOMEM;
+
+	for (unsigned depth = 0; r == 0 && rv && depth < HISTORY; depth++) {
+		size_t i;
+
+		if ((r = own_runs(h, rv, except)) < 0 || !json_object_get(rv, "changed"))
+			break;
+		json_array_foreach(json_object_get(rv, "changed"), i, t) {
+			char key[512];
+
+			snprintf(key, sizeof(key), "%s\x1f%s", track_str(t, "config"), track_str(t, "test"));
+			if (!strv_contains(except, key) && (r = strv_push(&except, key)) < 0)
+				break;
+		}
+		rv = track_rev(s, track_str(rv, "baseline_sha"));
+	}
+	strv_free(except);
+	return r;
+}
+
+/*
+ * The tests of a qualification's outcome with that verdict, as [{config,
+ * test}]; "changed": any but pass, flaky and failing (the rate may have
+ * moved); NULL: the tests that failed on the candidate.
  */
 static json_t *tests_of(json_t *doc, const char *verdict)
 {
@@ -102,8 +166,11 @@ static json_t *tests_of(json_t *doc, const char *verdict)
 	size_t i;
 
 	json_array_foreach(json_object_get(doc, "tests"), i, t)
-		if (verdict ? streq(track_str(t, "verdict"), verdict)
-			    : json_integer_value(json_object_get(json_object_get(t, "candidate"), "failures")) > 0)
+		if (!verdict ? json_integer_value(json_object_get(json_object_get(t, "candidate"), "failures")) > 0
+		    : streq(verdict, "changed")
+			    ? !streq(track_str(t, "verdict"), "pass") && !streq(track_str(t, "verdict"), "flaky") &&
+				      !streq(track_str(t, "verdict"), "failing")
+			    : streq(track_str(t, "verdict"), verdict))
 			json_array_append_new(out, json_pack("{s:O, s:O}", "config", json_object_get(t, "config"),
 							     "test", json_object_get(t, "test")));
 	return out;
@@ -115,6 +182,7 @@ int track_qualify(struct track_state *s, json_t *rv, json_t *base)
 	struct qualify_run q = {
 		.runner = s->in->runner, .o = s->in->qo, .budget = s->in->budget, .jobs = s->in->jobs
 	};
+	struct history h = { 0 };
 	json_auto_t *doc = NULL;
 	int r, rc;
 
@@ -122,8 +190,12 @@ int track_qualify(struct track_state *s, json_t *rv, json_t *base)
 	    (r = fileio_pathf(kb, "%s/kernel", track_str(base, "dir"))) < 0 ||
 	    (r = fileio_pathf(kc, "%s/kernel", track_str(rv, "dir"))) < 0 ||
 	    (r = fileio_pathf(plan, "%s/plan/plan.conf", s->in->dir)) < 0 || (r = fileio_mkdir_p(qdir)) < 0 ||
-	    (r = prior_runs(base, &q.prior)) < 0)
+	    (r = prior_runs(s, base, &h)) < 0) {
+		history_free(&h);
 		return r;
+	}
+	q.prior = h.v;
+	q.nprior = h.n;
 	printf("track: qualifying %s against %s (%s)\n", track_str(rv, "name"), track_str(base, "name"), qdir);
 	fflush(stdout);
 	q.dir = qdir;
@@ -131,7 +203,7 @@ int track_qualify(struct track_state *s, json_t *rv, json_t *base)
 	q.kernel[1] = kc;
 	rc = qualify_loop_setup(&q, plan, s->in->qgiven) < 0 ? 2 : qualify_loop_run(&q);
 	qualify_loop_release(&q);
-	strv_free(q.prior);
+	history_free(&h);
 	if (rc != 0 && rc != 1)
 		return -EIO;
 	if ((r = fileio_pathf(path, "%s/qualify.json", qdir)) < 0)
@@ -141,13 +213,13 @@ int track_qualify(struct track_state *s, json_t *rv, json_t *base)
 		log_err("%s: missing or not fsagent qualify's outcome", path);
 		return -EBADMSG;
 	}
-	return track_append(s,
-			    json_pack("{s:s, s:s, s:s, s:s, s:O, s:o, s:o, s:I, s:s}", "event", "qualified", "sha",
-				      track_str(rv, "sha"), "baseline", track_str(base, "name"), "baseline_sha",
-				      track_str(base, "sha"), "counts", json_object_get(doc, "counts"), "regressions",
-				      tests_of(doc, "regression"), "failed", tests_of(doc, NULL), "runs",
-				      json_integer_value(json_object_get(json_object_get(doc, "runs"), "total")),
-				      "qualify", qdir));
+	return track_append(s, json_pack("{s:s, s:s, s:s, s:s, s:O, s:o, s:o, s:o, s:I, s:s}", "event", "qualified",
+					 "sha", track_str(rv, "sha"), "baseline", track_str(base, "name"),
+					 "baseline_sha", track_str(base, "sha"), "counts",
+					 json_object_get(doc, "counts"), "regressions", tests_of(doc, "regression"),
+					 "failed", tests_of(doc, NULL), "changed", tests_of(doc, "changed"), "runs",
+					 json_integer_value(json_object_get(json_object_get(doc, "runs"), "total")),
+					 "qualify", qdir));
 }
 
 /* Each regression not bisected yet, between the baseline and this revision. */
