@@ -3,11 +3,13 @@
  * Option values the commands share, each refusal naming the option.
  */
 #include "cmd/cmd.h"
+#include "analysis/qualify.h"
 #include "util/fileio.h"
 #include "util/log.h"
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 int parse_real(const char *opt, const char *s, double lo, double hi, double *ret)
 {
@@ -29,4 +31,37 @@ int parse_count(const char *opt, const char *s, unsigned long long lo, unsigned 
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int parse_qualify_option(const char *name, const char *arg, struct qualify_opts *o, bool given[5])
+{
+	unsigned long long n;
+
+	if (!strcmp(name, "alpha"))
+		return parse_real("--alpha", arg, 0, 1, &o->alpha) < 0 ? -EINVAL : (given[0] = true, 0);
+	if (!strcmp(name, "min-rate"))
+		return parse_real("--min-rate", arg, 0, 1, &o->min_rate) < 0 ? -EINVAL : (given[1] = true, 0);
+	if (!strcmp(name, "miss"))
+		return parse_real("--miss", arg, 0, 1, &o->miss) < 0 ? -EINVAL : (given[2] = true, 0);
+	if (!strcmp(name, "rounds")) {
+		if (parse_count("--rounds", arg, 1, 100, &n) < 0)
+			return -EINVAL;
+		o->rounds = (unsigned)n;
+		given[3] = true;
+		return 0;
+	}
+	if (!strcmp(name, "baseline-runs")) {
+		if (parse_count("--baseline-runs", arg, 1, 10000, &n) < 0)
+			return -EINVAL;
+		o->baseline_runs = (unsigned)n;
+		given[4] = true;
+		return 0;
+	}
+	if (!strcmp(name, "max-runs")) {
+		if (parse_count("--max-runs", arg, 3, 100000, &n) < 0)
+			return -EINVAL;
+		o->max_runs = (unsigned)n;
+		return 0;
+	}
+	return -ENOENT;
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -16,6 +17,21 @@
 int parse_real(const char *opt, const char *s, double lo, double hi, double *ret);
 /* opt's value s as a count from lo to hi. Returns 0 or -EINVAL (logged, naming opt). */
 int parse_count(const char *opt, const char *s, unsigned long long lo, unsigned long long hi, unsigned long long *ret);
+struct qualify_opts;
+/*
+ * A qualification's option by its long name (alpha, min-rate, miss, rounds,
+ * baseline-runs, max-runs) into o, given[] marking the first five. Returns
+ * 0, -EINVAL (logged, naming the option) or -ENOENT (not one of them).
+ */
+int parse_qualify_option(const char *name, const char *arg, struct qualify_opts *o, bool given[5]);
+/* Their entries in a getopt_long table, each returning 'Q' (the name from the long index) */
+#define PARSE_QUALIFY_OPTIONS                                                                         \
+	{ "alpha", required_argument, NULL, 'Q' }, { "min-rate", required_argument, NULL, 'Q' },      \
+		{ "miss", required_argument, NULL, 'Q' }, { "rounds", required_argument, NULL, 'Q' }, \
+		{ "baseline-runs", required_argument, NULL, 'Q' },                                    \
+	{                                                                                             \
+		"max-runs", required_argument, NULL, 'Q'                                              \
+	}
 /* The length of a BUNDLE argument's directory: all of it, or its part before "/bundle.json". */
 size_t bundle_dir_len(const char *path);
 

@@ -19,12 +19,7 @@ int cmd_qualify(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "dir", required_argument, NULL, 'd' },
 		{ "plan", required_argument, NULL, 'p' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "min-rate", required_argument, NULL, 'R' },
-		{ "miss", required_argument, NULL, 'm' },
-		{ "rounds", required_argument, NULL, 'k' },
-		{ "baseline-runs", required_argument, NULL, 'B' },
-		{ "max-runs", required_argument, NULL, 'M' },
+		PARSE_QUALIFY_OPTIONS,
 		{ "budget", required_argument, NULL, 'b' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -34,44 +29,16 @@ int cmd_qualify(int argc, char **argv)
 	const char *plan_arg = NULL;
 	bool given[5] = { false };
 	unsigned long long n;
-	int c, rc;
+	int c, rc, li = 0;
 
 	qualify_opts_default(&q.o);
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+h", opts, &li)) != -1) {
 		switch (c) {
 		case 'd': q.dir = optarg; break;
 		case 'p': plan_arg = optarg; break;
-		case 'a':
-			if (parse_real("--alpha", optarg, 0, 1, &q.o.alpha) < 0)
+		case 'Q':
+			if (parse_qualify_option(opts[li].name, optarg, &q.o, given) < 0)
 				return 2;
-			given[0] = true;
-			break;
-		case 'R':
-			if (parse_real("--min-rate", optarg, 0, 1, &q.o.min_rate) < 0)
-				return 2;
-			given[1] = true;
-			break;
-		case 'm':
-			if (parse_real("--miss", optarg, 0, 1, &q.o.miss) < 0)
-				return 2;
-			given[2] = true;
-			break;
-		case 'k':
-			if (parse_count("--rounds", optarg, 1, 100, &n) < 0)
-				return 2;
-			q.o.rounds = (unsigned)n;
-			given[3] = true;
-			break;
-		case 'B':
-			if (parse_count("--baseline-runs", optarg, 1, 10000, &n) < 0)
-				return 2;
-			q.o.baseline_runs = (unsigned)n;
-			given[4] = true;
-			break;
-		case 'M':
-			if (parse_count("--max-runs", optarg, 3, 100000, &n) < 0)
-				return 2;
-			q.o.max_runs = (unsigned)n;
 			break;
 		case 'b':
 			if (parse_count("--budget", optarg, 1, 1000000000, &q.budget) < 0)

@@ -60,12 +60,7 @@ int cmd_track(int argc, char **argv)
 		{ "once", no_argument, NULL, 'o' },
 		{ "no-soak", no_argument, NULL, 'O' },
 		{ "stop-file", required_argument, NULL, 'S' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "min-rate", required_argument, NULL, 'R' },
-		{ "miss", required_argument, NULL, 'm' },
-		{ "rounds", required_argument, NULL, 'k' },
-		{ "baseline-runs", required_argument, NULL, 'n' },
-		{ "max-runs", required_argument, NULL, 'M' },
+		PARSE_QUALIFY_OPTIONS,
 		{ "budget", required_argument, NULL, 'u' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "bisect-max-runs", required_argument, NULL, 'r' },
@@ -75,11 +70,11 @@ int cmd_track(int argc, char **argv)
 	};
 	struct track_run t = { .jobs = 1, .interval = 60, .soak = true };
 	unsigned long long n;
-	int c;
+	int c, li = 0;
 
 	qualify_opts_default(&t.qo);
 	t.qo.grow_smaller = true;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+h", opts, &li)) != -1) {
 		switch (c) {
 		case 'd': t.dir = optarg; break;
 		case 'g': t.tree = optarg; break;
@@ -99,37 +94,9 @@ int cmd_track(int argc, char **argv)
 				return 2;
 			t.interval = (unsigned)n;
 			break;
-		case 'a':
-			if (parse_real("--alpha", optarg, 0, 1, &t.qo.alpha) < 0)
+		case 'Q':
+			if (parse_qualify_option(opts[li].name, optarg, &t.qo, t.qgiven) < 0)
 				return 2;
-			t.qgiven[0] = true;
-			break;
-		case 'R':
-			if (parse_real("--min-rate", optarg, 0, 1, &t.qo.min_rate) < 0)
-				return 2;
-			t.qgiven[1] = true;
-			break;
-		case 'm':
-			if (parse_real("--miss", optarg, 0, 1, &t.qo.miss) < 0)
-				return 2;
-			t.qgiven[2] = true;
-			break;
-		case 'k':
-			if (parse_count("--rounds", optarg, 1, 100, &n) < 0)
-				return 2;
-			t.qo.rounds = (unsigned)n;
-			t.qgiven[3] = true;
-			break;
-		case 'n':
-			if (parse_count("--baseline-runs", optarg, 1, 10000, &n) < 0)
-				return 2;
-			t.qo.baseline_runs = (unsigned)n;
-			t.qgiven[4] = true;
-			break;
-		case 'M':
-			if (parse_count("--max-runs", optarg, 3, 100000, &n) < 0)
-				return 2;
-			t.qo.max_runs = (unsigned)n;
 			break;
 		case 'u':
 			if (parse_count("--budget", optarg, 1, 1000000000, &t.budget) < 0)

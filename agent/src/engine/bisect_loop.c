@@ -11,6 +11,7 @@
 #include "analysis/compare.h"
 #include "engine/git.h"
 #include "engine/job.h"
+#include "engine/jsonl.h"
 #include "engine/statedir.h"
 #include "model/result.h"
 #include "util/fileio.h"
@@ -85,76 +86,40 @@ static void take(struct state *s, json_t *rec)
 	json_array_append(s->log, rec);
 }
 
-/* DIR/runs.jsonl read back: a torn last line (a stop while writing it) is dropped; a bad line before it refused. */
+/* One line of DIR/runs.jsonl back: a bad one refused, naming file, line and key. */
+static int take_line(void *ctx, json_t *rec, const char *path, unsigned line)
+{
+	struct state *s = ctx;
+
+	if (!json_is_object(rec) || !json_is_string(json_object_get(rec, "commit")) ||
+	    index_of(s, json_string_value(json_object_get(rec, "commit"))) < 0 ||
+	    json_integer_value(json_object_get(rec, "fails")) < 0 ||
+	    json_integer_value(json_object_get(rec, "fails")) > json_integer_value(json_object_get(rec, "runs"))) {
+		log_err("%s:%u: not a record of this bisection (key 'commit', 'runs' or 'fails')", path, line);
+		return -EBADMSG;
+	}
+	take(s, rec);
+	return 0;
+}
+
+/* DIR/runs.jsonl read back (a probe's runs cut off with its record come back from its bundles: recover) */
 static int replay(struct state *s)
 {
 	char path[PATH_MAX];
-	_cleanup_free_ char *text = NULL;
-	char *line, *next;
-	unsigned no = 0;
-	int r;
+	int r = fileio_pathf(path, "%s/runs.jsonl", s->in->dir);
 
-	if ((r = fileio_pathf(path, "%s/runs.jsonl", s->in->dir)) < 0)
-		return r;
-	r = fileio_read_regular(path, 64 << 20, &text, NULL);
-	if (r == -ENOENT)
-		return 0;
-	if (r < 0) {
-		log_err("read '%s' failed: %s", path, strerror(-r));
-		return r;
-	}
-	for (line = text; line && *line; line = next) {
-		json_t *rec;
-
-		next = strchr(line, '\n');
-		no++;
-		if (!next) {
-			/* cut off, so that the next record starts a line of its own; a probe's runs come back from
-			 * its bundles (recover) */
-			log_warn("%s:%u: an unfinished last line (a stop while writing it), left out", path, no);
-			if (truncate(path, line - text) < 0) {
-				r = -errno;
-				log_err("truncate '%s' failed: %m", path);
-				return r;
-			}
-			break;
-		}
-		*next++ = '\0';
-		rec = json_loads(line, 0, NULL);
-		if (!json_is_object(rec) || !json_is_string(json_object_get(rec, "commit")) ||
-		    index_of(s, json_string_value(json_object_get(rec, "commit"))) < 0 ||
-		    json_integer_value(json_object_get(rec, "fails")) < 0 ||
-		    json_integer_value(json_object_get(rec, "fails")) >
-			    json_integer_value(json_object_get(rec, "runs"))) {
-			log_err("%s:%u: not a record of this bisection (key 'commit', 'runs' or 'fails')", path, no);
-			json_decref(rec);
-			return -EBADMSG;
-		}
-		take(s, rec);
-		json_decref(rec);
-	}
-	return 0;
+	return r < 0 ? r : jsonl_replay(path, take_line, s);
 }
 
 /* rec appended to DIR/runs.jsonl and fsync'd, then taken. Returns 0 or -errno (logged). */
 static int append(struct state *s, json_t *rec)
 {
 	char path[PATH_MAX];
-	_cleanup_free_ char *text = json_dumps(rec, JSON_COMPACT);
-	_cleanup_close_ int fd = -1;
-	int r;
+	int r = fileio_pathf(path, "%s/runs.jsonl", s->in->dir);
 
-	if (!text || (r = fileio_pathf(path, "%s/runs.jsonl", s->in->dir)) < 0)
-		return -ENOMEM;
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0 || fileio_write_all(fd, text, strlen(text)) < 0 || fileio_write_all(fd, "\n", 1) < 0 ||
-	    fsync(fd) < 0) {
-		r = -errno;
-		log_err("append to '%s' failed: %m", path);
-		return r;
-	}
-	take(s, rec);
-	return 0;
+	if (r == 0 && (r = jsonl_append(path, rec)) == 0)
+		take(s, rec);
+	return r;
 }
 
 /* ---- builds and probes ----------------------------------------------------- */

@@ -4,6 +4,7 @@
  * every revision's state; DIR/status.json written from it (see track.h).
  */
 #include "engine/track.h"
+#include "engine/jsonl.h"
 #include "analysis/track_output.h"
 #include "util/fileio.h"
 #include "util/log.h"
@@ -16,8 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <unistd.h>
 
 const char *track_str(json_t *o, const char *key)
 {
@@ -172,74 +171,38 @@ static int write_status(struct track_state *s)
 	return write_output(path, doc, track_html);
 }
 
-/* DIR/track.jsonl read back: a torn last line (a stop while writing it) cut away; a bad line refused. */
-int track_replay(struct track_state *s)
+/* One line of DIR/track.jsonl back: a bad one refused, naming file, line and key. */
+static int take_line(void *ctx, json_t *ev, const char *path, unsigned line)
 {
-	char path[PATH_MAX];
-	_cleanup_free_ char *text = NULL;
-	char *line, *next;
-	unsigned no = 0;
-	int r;
+	struct track_state *s = ctx;
 
-	if ((r = fileio_pathf(path, "%s/track.jsonl", s->in->dir)) < 0)
-		return r;
-	r = fileio_read_regular(path, 64 << 20, &text, NULL);
-	if (r == -ENOENT)
-		return 0;
-	if (r < 0) {
-		log_err("read '%s' failed: %s", path, strerror(-r));
-		return r;
+	if (!json_is_object(ev) || !json_is_string(json_object_get(ev, "event")) ||
+	    !json_is_string(json_object_get(ev, "sha")) ||
+	    (!streq(track_str(ev, "event"), "seen") && !track_rev(s, track_str(ev, "sha")))) {
+		log_err("%s:%u: not a record of this watch (key 'event' or 'sha')", path, line);
+		return -EBADMSG;
 	}
-	for (line = text; line && *line; line = next) {
-		json_t *ev;
-
-		next = strchr(line, '\n');
-		no++;
-		if (!next) {
-			log_warn("%s:%u: an unfinished last line (a stop while writing it), left out", path, no);
-			if (truncate(path, line - text) < 0) {
-				r = -errno;
-				log_err("truncate '%s' failed: %m", path);
-				return r;
-			}
-			break;
-		}
-		*next++ = '\0';
-		ev = json_loads(line, 0, NULL);
-		if (!json_is_object(ev) || !json_is_string(json_object_get(ev, "event")) ||
-		    !json_is_string(json_object_get(ev, "sha")) ||
-		    (!streq(track_str(ev, "event"), "seen") && !track_rev(s, track_str(ev, "sha")))) {
-			log_err("%s:%u: not a record of this watch (key 'event' or 'sha')", path, no);
-			json_decref(ev);
-			return -EBADMSG;
-		}
-		take(s, ev);
-		json_decref(ev);
-	}
+	take(s, ev);
 	return 0;
 }
 
-/* ev appended to DIR/track.jsonl and fsync'd, taken, and status.json rewritten. Returns 0 or -errno (logged). */
+int track_replay(struct track_state *s)
+{
+	char path[PATH_MAX];
+	int r = fileio_pathf(path, "%s/track.jsonl", s->in->dir);
+
+	return r < 0 ? r : jsonl_replay(path, take_line, s);
+}
+
 int track_append(struct track_state *s, json_t *ev)
 {
 	char path[PATH_MAX];
-	_cleanup_free_ char *text = ev ? json_dumps(ev, JSON_COMPACT) : NULL;
-	_cleanup_close_ int fd = -1;
 	int r;
 
-	if (!text || (r = fileio_pathf(path, "%s/track.jsonl", s->in->dir)) < 0) {
-		json_decref(ev);
+	if (!ev)
 		return -ENOMEM;
-	}
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0 || fileio_write_all(fd, text, strlen(text)) < 0 || fileio_write_all(fd, "\n", 1) < 0 ||
-	    fsync(fd) < 0) {
-		r = -errno;
-		log_err("append to '%s' failed: %m", path);
-		json_decref(ev);
-		return r;
-	}
-	take(s, ev);
+	if ((r = fileio_pathf(path, "%s/track.jsonl", s->in->dir)) == 0 && (r = jsonl_append(path, ev)) == 0)
+		take(s, ev);
 	json_decref(ev);
-	return write_status(s);
+	return r < 0 ? r : write_status(s);
 }
