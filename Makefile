@@ -221,6 +221,7 @@ bench: $(BUILD)/fsagent $(BUILD)/host/fsagent $(BUILD)/host/tools/bisect-sim | $
 	$(Q)tests/bench/compare
 	$(Q)tests/bench/qualify
 	$(Q)tests/bench/bisect
+	$(Q)tests/bench/watch
 	$(Q)tests/bench/coverage
 	$(Q)tests/bench/extract
 
