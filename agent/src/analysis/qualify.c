@@ -210,16 +210,16 @@ static const char *judge_one(const struct qualify_opts *o, json_t *t, double wei
 		snprintf(why, ws, "%u runs a side (--max-runs) did not decide it", o->max_runs);
 		return "undecided";
 	}
-	if (o->grow_smaller && rb != rk) {
-		/* the side with fewer runs grows to what closes the interval at the rates seen (at most fourfold,
-		 * at least doubling when that is unknown), up to the other's; the other waits */
+	if (o->grow_smaller && (rb >= 2 * rk || rk >= 2 * rb)) {
+		/* the side with fewer runs grows to what closes the interval at the rates seen, at most doubling
+		 * (up to the other's); the other waits */
 		uint64_t small = rb < rk ? rb : rk, big = rb < rk ? rk : rb, need;
 
 		target = small + (small > 5 ? small : 5);
 		need = rb < rk ? runs_to_close_one(o, (double)fb / (double)rb, fk, rk, true)
 			       : runs_to_close_one(o, (double)fk / (double)rk, fb, rb, false);
-		if (need)
-			target = need < small + 5 ? small + 5 : need > 4 * small ? 4 * small : need;
+		if (need && need < target)
+			target = need > small + 5 ? need : small + 5;
 		target = target < big ? target : big;
 		target = target < o->max_runs ? target : o->max_runs;
 		*want_b = rb < rk ? sub0(target, rb) : 0;
