@@ -342,11 +342,7 @@ static int recover(struct state *s)
 			printf("recovered %u runs of an interrupted probe (%s)\n", runs, pdir);
 	} else {
 		/* nothing finished there: set aside, the number reused */
-		char aside[PATH_MAX];
-
-		r = fileio_pathf(aside, "%s.interrupted-%lld", pdir, (long long)time(NULL));
-		if (r == 0 && rename(pdir, aside) < 0)
-			r = -errno;
+		r = statedir_set_aside(pdir);
 	}
 	json_decref(st);
 	return r < 0 && r != -ENOENT ? r : 0;

@@ -60,16 +60,8 @@ static int start_side(struct qualify_run *q, unsigned k, unsigned s, struct side
 	if ((r = fileio_pathf(res, "%s/results", j->dir)) < 0)
 		return r;
 	/* what an interrupted runner left is kept aside, not read */
-	if (fileio_exists(res)) {
-		if ((r = fileio_pathf(path, "%s/results.interrupted-%lld", j->dir, (long long)time(NULL))) < 0)
-			return r;
-		if (rename(res, path) < 0) {
-			r = -errno;
-			log_err("rename '%s' failed: %m", res);
-			return r;
-		}
-	}
-	if ((r = fileio_mkdir_p(res)) < 0 || (r = fileio_pathf(path, "%s/log", j->dir)) < 0)
+	if ((r = statedir_set_aside(res)) < 0 || (r = fileio_mkdir_p(res)) < 0 ||
+	    (r = fileio_pathf(path, "%s/log", j->dir)) < 0)
 		return r;
 	snprintf(kbuf, sizeof(kbuf), "%u", k);
 	if ((r = fileio_pathf(plan, "%s/plan/plan.conf", j->dir)) < 0)

@@ -12,8 +12,10 @@
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 int statedir_lock(const char *dir, const char *who)
@@ -84,4 +86,21 @@ int statedir_options(const char *dir, const char *who, struct statedir_option *o
 	}
 	json_decref(doc);
 	return r;
+}
+
+int statedir_set_aside(const char *path)
+{
+	char aside[PATH_MAX];
+	int r;
+
+	if (!fileio_exists(path))
+		return 0;
+	if ((r = fileio_pathf(aside, "%s.interrupted-%lld", path, (long long)time(NULL))) < 0)
+		return r;
+	if (rename(path, aside) < 0) {
+		r = -errno;
+		log_err("rename '%s' to '%s' failed: %m", path, aside);
+		return r;
+	}
+	return 0;
 }

@@ -27,3 +27,10 @@ struct statedir_option {
  * and key).
  */
 int statedir_options(const char *dir, const char *who, struct statedir_option *opts, size_t n);
+
+/*
+ * What an interrupted job left at path (results, a probe's directory) set
+ * aside as path.interrupted-TIME, kept but no longer read; nothing when
+ * path does not exist. Returns 0 or -errno (logged).
+ */
+int statedir_set_aside(const char *path);

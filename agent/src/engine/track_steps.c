@@ -10,6 +10,7 @@
 #include "engine/job.h"
 #include "engine/qualify_loop.h"
 #include "engine/qualify_plan.h"
+#include "engine/statedir.h"
 #include "analysis/compare.h"
 #include "util/fileio.h"
 #include "util/log.h"
@@ -338,17 +339,8 @@ int track_soak(struct track_state *s, json_t *rv)
 	    (r = fileio_pathf(base, "%s/plan/plan.conf", s->in->dir)) < 0)
 		return r;
 	/* a boot cut off before it was recorded runs again from nothing */
-	if (fileio_exists(res)) {
-		char aside[PATH_MAX];
-
-		if ((r = fileio_pathf(aside, "%s/results.interrupted-%lld", dir, (long long)time(NULL))) < 0)
-			return r;
-		if (rename(res, aside) < 0) {
-			r = -errno;
-			log_err("rename '%s' failed: %m", res);
-			return r;
-		}
-	}
+	if ((r = statedir_set_aside(res)) < 0)
+		return r;
 	if ((r = fileio_mkdir_p(res)) < 0 || (r = fileio_read_regular(base, 1 << 20, &text, &len)) < 0) {
 		log_err("soak of %s: %s: %s", track_str(rv, "name"), r == -ENOENT ? base : res, strerror(-r));
 		return r;
