@@ -210,6 +210,21 @@ vm_testvm_kernel() {
 	[ -f "$TESTVM_KERNEL" ] || ts_skip "no shared test kernel ($TESTVM_KERNEL)"
 }
 
+# vm_gcov_kernel: a gcov kernel (CONFIG_GCOV_KERNEL, .gcno files under obj/) in GCOV_KERNEL:
+# FSAGENT_GCOV_KERNEL, else build/gcov-kernel (scripts/build-kernel -f base,gcov), else the shared
+# one (../shared/kernels/gcov-6.1), or skip
+vm_gcov_kernel() {
+	local k
+	for k in ${FSAGENT_GCOV_KERNEL:-"$BUILD/gcov-kernel" "$TOP/../shared/kernels/gcov-6.1"}; do
+		if [ -f "$k/vmlinuz" ] && grep -qx 'CONFIG_GCOV_KERNEL=y' "$k/config" 2>/dev/null; then
+			# shellcheck disable=SC2034 # the caller's
+			GCOV_KERNEL=$k
+			return 0
+		fi
+	done
+	ts_skip "no gcov kernel in ${FSAGENT_GCOV_KERNEL:-$BUILD/gcov-kernel or ../shared/kernels/gcov-6.1} (scripts/build-kernel -f base,gcov --gcov-profile fs/xfs LINUX $BUILD/gcov-kernel)"
+}
+
 # browser_text PAGE: the text a real browser renders of an HTML page (headless Chromium prints
 # it to PDF, pdftotext -layout reads it back, a table's rows as lines); fails without them
 browser_text() {
