@@ -3,7 +3,7 @@
  * Coverage-driven test selection (see coverage.h): lines interned as
  * integers, one sorted array of them per test, and a lazy greedy cover.
  */
-#include "analysis/coverage.h"
+#include "analysis/coverage_internal.h"
 #include "model/bundle.h"
 #include "model/result.h"
 #include "util/dirwalk.h"
@@ -25,23 +25,6 @@
 
 /* ---- lines and tests ----------------------------------------------------- */
 
-struct test {
-	char *name;
-	uint32_t *ids;
-	size_t n, cap;
-	double dur_total;
-	unsigned records;
-	char **configs;
-	unsigned failures; /* in the history */
-};
-
-struct coverage {
-	struct strmap lines; /* "file:line" -> id */
-	struct test *t;
-	size_t nt, capt;
-	unsigned records; /* test records with coverage */
-};
-
 int coverage_new(struct coverage **ret)
 {
 	*ret = calloc(1, sizeof(**ret));
@@ -58,11 +41,15 @@ void coverage_free(struct coverage *c)
 		strv_free(c->t[i].configs);
 	}
 	strmap_release(&c->lines);
+	strmap_release(&c->code);
+	strmap_release(&c->fns);
+	strmap_release(&c->files);
+	free(c->code_fn);
 	free(c->t);
 	free(c);
 }
 
-static struct test *find_test(struct coverage *c, const char *name, bool add)
+static struct coverage_test *find_test(struct coverage *c, const char *name, bool add)
 {
 	for (size_t i = 0; i < c->nt; i++)
 		if (streq(c->t[i].name, name))
@@ -70,7 +57,7 @@ static struct test *find_test(struct coverage *c, const char *name, bool add)
 	if (!add)
 		return NULL;
 	if (c->nt == c->capt) {
-		struct test *nv = realloc(c->t, (c->capt = c->capt ? c->capt * 2 : 64) * sizeof(*nv));
+		struct coverage_test *nv = realloc(c->t, (c->capt = c->capt ? c->capt * 2 : 64) * sizeof(*nv));
 
 		if (!nv)
 			return NULL;
@@ -84,7 +71,7 @@ static struct test *find_test(struct coverage *c, const char *name, bool add)
 	return &c->t[c->nt++];
 }
 
-static int add_id(struct test *t, uint32_t id)
+static int add_id(struct coverage_test *t, uint32_t id)
 {
 	if (t->n == t->cap) {
 		uint32_t *nv = realloc(t->ids, (t->cap = t->cap ? t->cap * 2 : 1024) * sizeof(*nv));
@@ -99,8 +86,9 @@ static int add_id(struct test *t, uint32_t id)
 
 /* ---- gcov over one test's .gcda files ------------------------------------ */
 
-/* Run argv with its stdout captured. Returns 0 (exit status in *status) or -errno. */
-static int run_capture(const char *const *argv, char **out, size_t *len, int *status)
+/* Run argv with its stdout captured (stderr to stderr_fd, -1: inherited). Returns 0 (exit status in *status) or -errno.
+ */
+static int run_capture(const char *const *argv, char **out, size_t *len, int *status, int stderr_fd)
 {
 	struct proc p = PROC_INIT;
 	FILE *f = open_memstream(out, len);
@@ -116,6 +104,7 @@ static int run_capture(const char *const *argv, char **out, size_t *len, int *st
 	}
 	p.argv = argv;
 	p.stdout_fd = fds[1];
+	p.stderr_fd = stderr_fd;
 	r = proc_start(&p);
 	close(fds[1]);
 	if (r < 0) {
@@ -190,8 +179,70 @@ static int collect_one(void *data, const char *path, const char *rel)
 	return strv_push(&g->v[k].files, path);
 }
 
-/* gcov's JSON documents, one per line: each covered line interned into t. */
-static int parse_gcov(struct coverage *c, struct test *t, const char *out, size_t len, char *err, size_t es)
+/* The source root the gcov file names share: found from a file whose path ends in rel/NAME. */
+static void learn_root(struct coverage *c, const char *file, const char *rel)
+{
+	size_t fl = strlen(file), rl = strlen(rel);
+	const char *base = strrchr(file, '/');
+
+	if (c->root[0] || !base || !rl || (size_t)(base - file) < rl + 1)
+		return;
+	if (strncmp(base - rl, rel, rl) != 0 || base[-(long)rl - 1] != '/')
+		return;
+	snprintf(c->root, sizeof(c->root), "%.*s", (int)(fl - strlen(base) - rl), file);
+}
+
+const char *coverage_rel(const struct coverage *c, const char *file)
+{
+	size_t n = strlen(c->root);
+
+	return n && !strncmp(file, c->root, n) ? file + n : file;
+}
+
+static int add_line(struct coverage *c, struct coverage_test *t, const char *file, long long line, const char *fn,
+		    long long count)
+{
+	char key[PATH_MAX + 32];
+	long id, fid = -1;
+	bool added;
+
+	snprintf(key, sizeof(key), "%s:%lld", file, line);
+	id = strmap_put(&c->code, key, &added);
+	if (id < 0 || strmap_put(&c->files, file, NULL) < 0 || (fn && (fid = strmap_put(&c->fns, fn, NULL)) < 0))
+		return -ENOMEM;
+	if ((size_t)id >= c->code_fn_cap) {
+		uint32_t *nv = realloc(c->code_fn,
+				       (c->code_fn_cap = c->code_fn_cap ? c->code_fn_cap * 2 : 4096) * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		c->code_fn = nv;
+	}
+	if (added || (c->code_fn[id] == COVERAGE_NO_FN && fid >= 0))
+		c->code_fn[id] = fid >= 0 ? (uint32_t)fid : COVERAGE_NO_FN;
+	if (!t || count <= 0)
+		return 0;
+	id = strmap_put(&c->lines, key, NULL);
+	return id < 0 ? -ENOMEM : add_id(t, (uint32_t)id);
+}
+
+int coverage_add_line(struct coverage *c, const char *test, const char *file, unsigned line, const char *fn,
+		      long long count)
+{
+	struct coverage_test *t = NULL;
+
+	if (test && !(t = find_test(c, test, true)))
+		return -ENOMEM;
+	if (t && count > 0 && !t->records) {
+		t->records = 1;
+		c->records++;
+	}
+	return add_line(c, t, file, line, fn, count);
+}
+
+/* gcov's JSON documents, one per line: every line into c, those reached into t (when not NULL). */
+static int parse_gcov(struct coverage *c, struct coverage_test *t, const char *rel, const char *out, size_t len,
+		      char *err, size_t es)
 {
 	size_t pos = 0;
 
@@ -205,22 +256,20 @@ static int parse_gcov(struct coverage *c, struct test *t, const char *out, size_
 			snprintf(err, es, "gcov's output: %s", jerr.text);
 			return -EBADMSG;
 		}
-		json_array_foreach(json_object_get(doc, "files"), i, f)
-			json_array_foreach(json_object_get(f, "lines"), k, l) {
-				char key[PATH_MAX + 32];
-				long id;
+		json_array_foreach(json_object_get(doc, "files"), i, f) {
+			const char *file = json_string_value(json_object_get(f, "file")) ?: "?";
 
-				if (json_integer_value(json_object_get(l, "count")) <= 0)
-					continue;
-				snprintf(key, sizeof(key), "%s:%lld",
-					 json_string_value(json_object_get(f, "file")) ?: "?",
-					 (long long)json_integer_value(json_object_get(l, "line_number")));
-				id = strmap_put(&c->lines, key, NULL);
-				if (id < 0 || add_id(t, (uint32_t)id) < 0) {
+			learn_root(c, file, rel);
+			json_array_foreach(json_object_get(f, "lines"), k, l) {
+				if (add_line(c, t, file,
+					     (long long)json_integer_value(json_object_get(l, "line_number")),
+					     json_string_value(json_object_get(l, "function_name")),
+					     (long long)json_integer_value(json_object_get(l, "count"))) < 0) {
 					json_decref(doc);
 					return -ENOMEM;
 				}
 			}
+		}
 		json_decref(doc);
 		pos = end + 1;
 	}
@@ -247,83 +296,114 @@ static bool beneath(const char *dir, const char *rel)
 	return streq(path, real);
 }
 
-/* One test record's saved coverage (abs: its directory) into t. */
-static int test_lines(struct coverage *c, struct test *t, const char *abs, const char *build, const char *gcov_tool,
-		      char *err, size_t es)
+/*
+ * gcov over one directory's files (mirror: a scratch directory): each
+ * .gcda of g with the build's .gcno beside it, or (g holding .gcno files)
+ * each .gcno alone, every line "not executed". Lines into c, reached ones
+ * into t.
+ */
+static int gcov_dir(struct coverage *c, struct coverage_test *t, const struct gcda_dir *g, const char *mirror,
+		    const char *build, const char *gcov_tool, char *err, size_t es)
+{
+	char mdir[PATH_MAX * 2];
+	char **argv = strv_split("", ",");
+	_cleanup_free_ char *out = NULL;
+	size_t len = 0;
+	int st = 0, r, devnull = -1;
+
+	snprintf(mdir, sizeof(mdir), "%s/%s", mirror, g->rel);
+	r = argv ? fileio_mkdir_p(mdir) : -ENOMEM;
+	strv_push(&argv, gcov_tool);
+	strv_push(&argv, "--json-format");
+	strv_push(&argv, "--stdout");
+	strv_push(&argv, "-o");
+	strv_push(&argv, mdir);
+	for (char **f = g->files; r >= 0 && *f; f++) {
+		const char *base = strrchr(*f, '/') + 1;
+		int stem = (int)(strlen(base) - 5);
+		bool gcno_only = !strcmp(base + stem, ".gcno");
+		char gcda[PATH_MAX * 3], gcno[PATH_MAX * 3], src[PATH_MAX * 3];
+		struct stat sst;
+
+		snprintf(gcda, sizeof(gcda), "%s/%.*s.gcda", mdir, stem, base);
+		snprintf(gcno, sizeof(gcno), "%s/%.*s.gcno", mdir, stem, base);
+		snprintf(src, sizeof(src), "%s/%s%s%.*s.gcno", build, g->rel, *g->rel ? "/" : "", stem, base);
+		if (stat(src, &sst) < 0) {
+			snprintf(err, es,
+				 "no '%s': --build must be the kernel's build directory, built with the gcov fragment",
+				 src);
+			r = -ENOENT;
+			break;
+		}
+		{
+			/* the mirror's links must not depend on the working directory */
+			_cleanup_free_ char *f_abs = realpath(*f, NULL), *src_abs = realpath(src, NULL);
+
+			if (!f_abs || !src_abs || (!gcno_only && symlink(f_abs, gcda) < 0) ||
+			    symlink(src_abs, gcno) < 0)
+				r = -errno;
+			else
+				r = strv_push(&argv, gcda);
+		}
+	}
+	if (r >= 0) {
+		/* gcov says "cannot open data file" for every .gcno alone: that is the point */
+		devnull = t ? -1 : open("/dev/null", O_WRONLY | O_CLOEXEC);
+		r = run_capture((const char *const *)argv, &out, &len, &st, devnull);
+		if (devnull >= 0)
+			close(devnull);
+	}
+	if (r >= 0 && st != 0) {
+		snprintf(err, es, "%s exited with status %d on %s", gcov_tool, st, g->rel);
+		r = -EIO;
+	} else if (r < 0 && !err[0]) {
+		snprintf(err, es, "running %s failed: %s", gcov_tool, strerror(-r));
+	}
+	if (r >= 0)
+		r = parse_gcov(c, t, g->rel, out, len, err, es);
+	strv_free(argv);
+	return r;
+}
+
+/* gcov over the files of dir ending in suffix, a directory at a time. */
+static int gcov_tree(struct coverage *c, struct coverage_test *t, const char *dir, const char *suffix,
+		     const char *build, const char *gcov_tool, char *err, size_t es)
 {
 	struct gcda_dirs g = { NULL, 0 };
 	char mirror[] = "/tmp/fsagent-gcov-XXXXXX";
-	struct stat dst;
-	int r;
+	int r = dirwalk_files(dir, "", suffix, collect_one, &g, 16);
 
-	/* a test that touched nothing saved nothing: no directory, no lines */
-	if (stat(abs, &dst) < 0 && errno == ENOENT)
-		return 0;
-	r = dirwalk_files(abs, "", ".gcda", collect_one, &g, 16);
 	if (r < 0)
-		snprintf(err, es, "read '%s' failed: %s", abs, strerror(-r));
+		snprintf(err, es, "read '%s' failed: %s", dir, strerror(-r));
 	if (r >= 0 && !mkdtemp(mirror)) {
 		r = -errno;
 		snprintf(err, es, "mkdtemp failed: %s", strerror(-r));
 	}
-	for (size_t k = 0; r >= 0 && k < g.n; k++) {
-		char mdir[PATH_MAX * 2];
-		char **argv = strv_split("", ",");
-		_cleanup_free_ char *out = NULL;
-		size_t len = 0;
-		int st = 0;
-
-		snprintf(mdir, sizeof(mdir), "%s/%s", mirror, g.v[k].rel);
-		r = fileio_mkdir_p(mdir);
-		strv_push(&argv, gcov_tool);
-		strv_push(&argv, "--json-format");
-		strv_push(&argv, "--stdout");
-		strv_push(&argv, "-o");
-		strv_push(&argv, mdir);
-		for (char **f = g.v[k].files; r >= 0 && *f; f++) {
-			const char *base = strrchr(*f, '/') + 1;
-			char gcda[PATH_MAX * 3], gcno[PATH_MAX * 3], src[PATH_MAX * 3];
-			struct stat sst;
-
-			snprintf(gcda, sizeof(gcda), "%s/%s", mdir, base);
-			snprintf(gcno, sizeof(gcno), "%s/%.*s.gcno", mdir, (int)(strlen(base) - 5), base);
-			snprintf(src, sizeof(src), "%s/%s%s%.*s.gcno", build, g.v[k].rel, *g.v[k].rel ? "/" : "",
-				 (int)(strlen(base) - 5), base);
-			if (stat(src, &sst) < 0) {
-				snprintf(err, es,
-					 "no '%s': --build must be the kernel's build directory, built with the gcov "
-					 "fragment",
-					 src);
-				r = -ENOENT;
-				break;
-			}
-			{
-				/* the mirror's links must not depend on the working directory */
-				_cleanup_free_ char *f_abs = realpath(*f, NULL), *src_abs = realpath(src, NULL);
-
-				if (!f_abs || !src_abs || symlink(f_abs, gcda) < 0 || symlink(src_abs, gcno) < 0)
-					r = -errno;
-				else
-					r = strv_push(&argv, gcda);
-			}
-		}
-		if (r >= 0)
-			r = run_capture((const char *const *)argv, &out, &len, &st);
-		if (r >= 0 && st != 0) {
-			snprintf(err, es, "%s exited with status %d on %s", gcov_tool, st, g.v[k].rel);
-			r = -EIO;
-		} else if (r < 0 && !err[0]) {
-			snprintf(err, es, "running %s failed: %s", gcov_tool, strerror(-r));
-		}
-		if (r >= 0)
-			r = parse_gcov(c, t, out, len, err, es);
-		strv_free(argv);
-	}
-	rm_tree(mirror);
+	for (size_t k = 0; r >= 0 && k < g.n; k++)
+		r = gcov_dir(c, t, &g.v[k], mirror, build, gcov_tool, err, es);
+	if (mirror[strlen(mirror) - 1] != 'X')
+		rm_tree(mirror);
 	for (size_t k = 0; k < g.n; k++)
 		strv_free(g.v[k].files);
 	free(g.v);
 	return r;
+}
+
+/* One test record's saved coverage (abs: its directory) into t. */
+static int test_lines(struct coverage *c, struct coverage_test *t, const char *abs, const char *build,
+		      const char *gcov_tool, char *err, size_t es)
+{
+	struct stat dst;
+
+	/* a test that touched nothing saved nothing: no directory, no lines */
+	if (stat(abs, &dst) < 0 && errno == ENOENT)
+		return 0;
+	return gcov_tree(c, t, abs, ".gcda", build, gcov_tool, err, es);
+}
+
+int coverage_add_build(struct coverage *c, const char *build, const char *gcov_tool, char *err, size_t es)
+{
+	return gcov_tree(c, NULL, build, ".gcno", build, gcov_tool, err, es);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -359,7 +439,7 @@ int coverage_add_bundles(struct coverage *c, const char *path, const char *build
 					const char *name = json_string_value(json_object_get(rec, "name"));
 					const char *cname = json_string_value(json_object_get(cf, "name"));
 					char abs[PATH_MAX * 2];
-					struct test *t;
+					struct coverage_test *t;
 
 					if (r < 0 || !cov)
 						continue;
@@ -397,25 +477,15 @@ int coverage_add_bundles(struct coverage *c, const char *path, const char *build
 		snprintf(err, es, "%s: no test saved coverage (plan key coverage on a gcov kernel)", path);
 		r = -ENOENT;
 	}
-	/* each test's lines sorted and unique, for the cover */
-	for (size_t i = 0; r >= 0 && i < c->nt; i++) {
-		struct test *t = &c->t[i];
-		size_t w = 0;
-
-		if (t->n)
-			qsort(t->ids, t->n, sizeof(*t->ids), cmp_u32);
-		for (size_t k = 0; k < t->n; k++)
-			if (!w || t->ids[w - 1] != t->ids[k])
-				t->ids[w++] = t->ids[k];
-		t->n = w;
-	}
+	if (r >= 0)
+		coverage_settle(c);
 	return r;
 }
 
 static int on_history(void *ctx, const struct bundle_outcome *o)
 {
 	struct coverage *c = ctx;
-	struct test *t;
+	struct coverage_test *t;
 
 	if (!test_status_name_failed(o->status))
 		return 0;
@@ -440,7 +510,27 @@ int coverage_add_history(struct coverage *c, const char *path, char *err, size_t
 
 /* ---- the selection -------------------------------------------------------- */
 
-static double test_seconds(const struct test *t)
+void coverage_settle(struct coverage *c)
+{
+	for (size_t i = 0; i < c->nt; i++) {
+		struct coverage_test *t = &c->t[i];
+		size_t w = 0;
+
+		if (t->n)
+			qsort(t->ids, t->n, sizeof(*t->ids), cmp_u32);
+		for (size_t k = 0; k < t->n; k++)
+			if (!w || t->ids[w - 1] != t->ids[k])
+				t->ids[w++] = t->ids[k];
+		t->n = w;
+	}
+}
+
+bool coverage_test_reached(const struct coverage_test *t, uint32_t id)
+{
+	return t->n && bsearch(&id, t->ids, t->n, sizeof(*t->ids), cmp_u32);
+}
+
+double coverage_test_seconds(const struct coverage_test *t)
 {
 	return t->records ? t->dur_total / t->records * (double)strv_length(t->configs) : 0;
 }
@@ -456,8 +546,9 @@ json_t *coverage_select(struct coverage *c, double percent, bool by_time)
 
 	if (!sets || !order || !covered)
 		goto out;
+	coverage_settle(c);
 	for (size_t i = 0; i < c->nt; i++) {
-		sets[i] = (struct cover_set){ c->t[i].ids, c->t[i].n, test_seconds(&c->t[i]) };
+		sets[i] = (struct cover_set){ c->t[i].ids, c->t[i].n, coverage_test_seconds(&c->t[i]) };
 		secs_all += sets[i].cost;
 		with_cov += c->t[i].records > 0;
 	}
@@ -468,7 +559,7 @@ json_t *coverage_select(struct coverage *c, double percent, bool by_time)
 		goto out;
 	sel = json_array();
 	for (size_t k = 0; k < picks; k++) {
-		const struct test *t = &c->t[order[k]];
+		const struct coverage_test *t = &c->t[order[k]];
 		size_t added = 0;
 
 		for (size_t i = 0; i < t->n; i++)
@@ -484,7 +575,7 @@ json_t *coverage_select(struct coverage *c, double percent, bool by_time)
 	/* bug finders the cover left out: kept, with what they would add */
 	kept = json_array();
 	for (size_t i = 0; i < c->nt; i++) {
-		const struct test *t = &c->t[i];
+		const struct coverage_test *t = &c->t[i];
 		bool in = false;
 		size_t adds = 0;
 

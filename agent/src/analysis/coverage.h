@@ -35,6 +35,21 @@ void coverage_free(struct coverage *c);
 int coverage_add_bundles(struct coverage *c, const char *path, const char *build, const char *gcov_tool, char *err,
 			 size_t errsize);
 
+/*
+ * Every line the .gcno files under build instrument (gcov without .gcda
+ * files: none reached), so that files and functions no test touched are
+ * known too (coverage --report, --diff). Returns 0 or -errno with err.
+ */
+int coverage_add_build(struct coverage *c, const char *build, const char *gcov_tool, char *err, size_t errsize);
+
+/*
+ * One line of gcov's data by hand (tests): file's line, in function fn
+ * (NULL: none), instrumented; reached by test when test is not NULL and
+ * count > 0. Returns 0 or -ENOMEM.
+ */
+int coverage_add_line(struct coverage *c, const char *test, const char *file, unsigned line, const char *fn,
+		      long long count);
+
 /* Tests that failed in path's bundles (any config): kept by the selection. */
 int coverage_add_history(struct coverage *c, const char *path, char *err, size_t errsize);
 

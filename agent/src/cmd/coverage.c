@@ -5,6 +5,12 @@
 #include "cmd/cmd.h"
 #include "model/plan.h"
 #include "analysis/coverage.h"
+#include "analysis/coverage_diff.h"
+#include "analysis/coverage_report.h"
+#include "engine/git.h"
+#include "model/bundle.h"
+#include "model/patch.h"
+#include "util/fileio.h"
 #include "util/strv.h"
 #include "util/log.h"
 #include "util/macro.h"
@@ -24,6 +30,134 @@ static void coverage_plan_out(json_t *res, FILE *f)
 	coverage_write_plan(res, f);
 }
 
+static void diff_plan_out(json_t *res, FILE *f)
+{
+	coverage_diff_plan(res, f);
+}
+
+/* The kernel commit the bundles' runs booted (kernel.git.commit): "" when none says, -EINVAL when they differ. */
+static int kernel_commit(char **paths, char sha[41], char *err, size_t es)
+{
+	sha[0] = '\0';
+	for (char **a = paths; *a; a++) {
+		char **list = NULL;
+		int r = bundle_find_all(*a, &list, err, es);
+
+		for (char **p = list; r >= 0 && *p; p++) {
+			json_auto_t *b = NULL;
+			const char *k;
+
+			r = bundle_load(*p, &b, err, es);
+			k = json_string_value(
+				json_object_get(json_object_get(json_object_get(b, "kernel"), "git"), "commit"));
+			if (r < 0 || !k)
+				continue;
+			if (sha[0] && !streq(sha, k)) {
+				snprintf(err, es,
+					 "%s: booted commit %s, other bundles %s: one coverage kernel at a time", *p, k,
+					 sha);
+				r = -EINVAL;
+			}
+			snprintf(sha, 41, "%s", k);
+		}
+		strv_free(list);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * The change: the diff file, or with --git the range A..B's; which side of
+ * it the coverage kernel (commit k, "" unknown) is, and the rebase when it
+ * is neither. Returns 0 or -errno with err.
+ */
+static int load_change(const char *diff, const char *git, const char *side, const char *k, struct patch **ret,
+		       struct patch **rebase, struct coverage_diff_opts *o, char *err, size_t es)
+{
+	_cleanup_free_ char *text = NULL;
+	const char *dots = strstr(diff, "..");
+	char a[41] = "", b[41] = "";
+	size_t len;
+	int r;
+
+	*ret = *rebase = NULL;
+	o->result_side = side && streq(side, "result");
+	if (git && dots) {
+		_cleanup_free_ char *ra = strndup(diff, (size_t)(dots - diff));
+		const char *args[] = { "diff", "--no-color", "--no-ext-diff", "--no-renames", a, b, NULL };
+
+		if (!ra)
+			return -ENOMEM;
+		if ((r = git_resolve(git, *ra ? ra : "HEAD", a, err, es)) < 0 ||
+		    (r = git_resolve(git, dots[2] ? dots + 2 : "HEAD", b, err, es)) < 0)
+			return r;
+		r = git_capture(git, args, &text, err, es);
+		if (r != 0)
+			return r < 0 ? r : -EIO;
+	} else {
+		r = fileio_read_full(diff, &text, &len);
+		if (r < 0) {
+			snprintf(err, es, "%s: %s", diff, strerror(-r));
+			return r;
+		}
+	}
+	len = strlen(text);
+	r = patch_parse(text, len, diff, ret, err, es);
+	if (r < 0 || !git || !k[0] || side)
+		return r;
+	if (!dots) {
+		/* a diff file: its blob ids against the coverage kernel's files */
+		for (size_t i = 0; i < (*ret)->nfiles; i++) {
+			const struct patch_file *f = &(*ret)->files[i];
+			char spec[4200];
+			_cleanup_free_ char *blob = NULL;
+			const char *args[] = { "rev-parse", "--verify", "-q", spec, NULL };
+
+			if (!f->old_blob[0] || !f->old_path)
+				continue;
+			snprintf(spec, sizeof(spec), "%s:%s", k, f->old_path);
+			if (git_capture(git, args, &blob, err, es) != 0 || !blob)
+				blob = strdup("");
+			if (blob && !strncmp(blob, f->new_blob, strlen(f->new_blob)) && f->new_blob[0]) {
+				o->result_side = true;
+			} else if (!blob || strncmp(blob, f->old_blob, strlen(f->old_blob)) != 0) {
+				snprintf(err, es,
+					 "%s: %s at the coverage kernel's commit %.12s is neither the diff's base (%s) "
+					 "nor its "
+					 "result (%s): give --git TREE A..B to map the lines",
+					 diff, f->old_path, k, f->old_blob, f->new_blob);
+				return -EINVAL;
+			}
+		}
+		return 0;
+	}
+	if (streq(k, a) || streq(k, b)) {
+		o->result_side = streq(k, b);
+		return 0;
+	}
+	{
+		/* neither end: the coverage kernel's lines carried to the base through git diff K A */
+		_cleanup_free_ char *rt = NULL;
+		char kk[41];
+		const char *args[] = { "diff", "--no-color", "--no-ext-diff", "--no-renames", "-U0", kk, a, NULL };
+
+		snprintf(kk, sizeof(kk), "%s", k);
+		r = git_resolve(git, k, kk, err, es);
+		if (r < 0) {
+			snprintf(err, es, "the coverage kernel's commit %.12s is not in %s: its lines cannot be mapped",
+				 k, git);
+			return -EINVAL;
+		}
+		r = git_capture(git, args, &rt, err, es);
+		if (r != 0)
+			return r < 0 ? r : -EIO;
+		if (!*rt)
+			return 0;
+		return patch_parse(rt, strlen(rt), "git diff COVERAGE-KERNEL BASE", rebase, err, es);
+	}
+}
+
 int cmd_coverage(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -31,9 +165,14 @@ int cmd_coverage(int argc, char **argv)
 		{ "target", required_argument, NULL, 't' },  { "by", required_argument, NULL, 'y' },
 		{ "history", required_argument, NULL, 'H' }, { "out", required_argument, NULL, 'o' },
 		{ "plan", required_argument, NULL, 'p' },    { "json", required_argument, NULL, 'j' },
+		{ "diff", required_argument, NULL, 'd' },    { "git", required_argument, NULL, 'G' },
+		{ "side", required_argument, NULL, 's' },    { "report", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },	     {},
 	};
 	const char *build = NULL, *gcov_tool = "gcov", *out = NULL, *plan_out = NULL, *json_out = NULL;
+	const char *diff = NULL, *git = NULL, *side = NULL;
+	bool report = false;
+	struct patch *change = NULL, *rebase = NULL;
 	char **history = strv_split("", ","), err[1024] = "";
 	double target = 90;
 	bool by_time = false;
@@ -68,17 +207,45 @@ int cmd_coverage(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'p': plan_out = optarg; break;
 		case 'j': json_out = optarg; break;
+		case 'd': diff = optarg; break;
+		case 'G': git = optarg; break;
+		case 'r': report = true; break;
+		case 's':
+			if (!streq(optarg, "base") && !streq(optarg, "result")) {
+				log_err("--side: '%s' is not base or result", optarg);
+				strv_free(history);
+				return 2;
+			}
+			side = optarg;
+			break;
 		case 'h':
 			printf("usage: fsagent coverage BUNDLES... --build DIR [--gcov TOOL] [--target PCT]\n"
 			       "                        [--by size|time] [--history BUNDLES]... [--out FILE]\n"
 			       "                        [--plan FILE] [--json FILE]\n"
+			       "       fsagent coverage BUNDLES... --build DIR --report [--json FILE]\n"
+			       "       fsagent coverage BUNDLES... --build DIR --diff FILE|A..B [--git TREE]\n"
+			       "                        [--side base|result] [--by size|time] [--plan FILE] [--json "
+			       "FILE]\n"
 			       "From the gcov data each test saved (plan key coverage on a gcov kernel), the\n"
 			       "lines each test covers (TOOL, default gcov, with the .gcno files of DIR, the\n"
 			       "kernel's build directory) and the smallest (--by size) or fastest (--by time)\n"
 			       "group of tests covering PCT (default 90) percent of all the lines the run\n"
 			       "covered, chosen greedily. Tests that failed in the --history bundles are kept\n"
 			       "and flagged. --out writes the group as a test list, --plan as a plan file\n"
-			       "(fsagent-qemu --plan), --json the whole result.\n");
+			       "(fsagent-qemu --plan), --json the whole result.\n"
+			       "\n"
+			       "--report: the lines of code each profiled file and directory has and how many\n"
+			       "the tests reached (files no test touched included); --json writes it.\n"
+			       "\n"
+			       "--diff FILE (a unified diff) or --diff A..B with --git TREE (git diff A B):\n"
+			       "the tests whose coverage reaches the change's lines of code, ranked by lines\n"
+			       "reached (--by time: per second), the group reaching every reached line, and\n"
+			       "the changed lines no test reaches, by file and function (where new tests are\n"
+			       "needed); changed files not profiled are named. The coverage kernel is taken as\n"
+			       "the diff's base (its removed and rewritten lines), or its result with --side\n"
+			       "result; with --git the bundles' kernel commit decides (A, B, or another commit\n"
+			       "whose lines are carried to A through git diff), and a diff file's blob ids are\n"
+			       "checked against it. --plan writes the tests as a plan, --json the result.\n");
 			strv_free(history);
 			return 0;
 		default: strv_free(history); return 2;
@@ -101,6 +268,41 @@ int cmd_coverage(int argc, char **argv)
 			log_err("%s", err);
 			goto out;
 		}
+	if ((report || diff) && coverage_add_build(cv, build, gcov_tool, err, sizeof(err)) < 0) {
+		log_err("%s", err);
+		goto out;
+	}
+	if (report) {
+		res = coverage_report(cv);
+		if (!res)
+			goto out;
+		coverage_report_text(res, stdout);
+		if (json_out && write_output(json_out, res, dump_json) < 0)
+			goto out;
+		r = 0;
+		goto out;
+	}
+	if (diff) {
+		struct coverage_diff_opts o = { .name = diff, .by_time = by_time };
+		char k[41];
+
+		if (kernel_commit(argv + optind, k, err, sizeof(err)) < 0 ||
+		    load_change(diff, git, side, k, &change, &rebase, &o, err, sizeof(err)) < 0) {
+			log_err("%s", err);
+			goto out;
+		}
+		o.rebase = rebase;
+		res = coverage_diff(cv, change, &o);
+		if (!res)
+			goto out;
+		json_object_set_new(res, "kernel_commit", json_string(k));
+		coverage_diff_text(res, stdout);
+		if ((plan_out && write_output(plan_out, res, diff_plan_out) < 0) ||
+		    (json_out && write_output(json_out, res, dump_json) < 0))
+			goto out;
+		r = 0;
+		goto out;
+	}
 	res = coverage_select(cv, target, by_time);
 	if (!res)
 		goto out;
@@ -111,6 +313,8 @@ int cmd_coverage(int argc, char **argv)
 		goto out;
 	r = 0;
 out:
+	patch_free(change);
+	patch_free(rebase);
 	coverage_free(cv);
 	strv_free(history);
 	return r;

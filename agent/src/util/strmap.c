@@ -61,6 +61,16 @@ long strmap_put(struct strmap *m, const char *key, bool *added)
 	return (long)m->n - 1;
 }
 
+long strmap_get(const struct strmap *m, const char *key)
+{
+	if (!m->nslots)
+		return -ENOENT;
+	for (size_t h = (size_t)fnv(key) & (m->nslots - 1); m->slots[h]; h = (h + 1) & (m->nslots - 1))
+		if (streq(m->keys[m->slots[h] - 1], key))
+			return m->slots[h] - 1;
+	return -ENOENT;
+}
+
 void strmap_release(struct strmap *m)
 {
 	for (size_t i = 0; i < m->n; i++)

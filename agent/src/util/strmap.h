@@ -20,4 +20,6 @@ struct strmap {
 
 /* The index of key, added when new (*added says so; may be NULL). Returns it, or -ENOMEM. */
 long strmap_put(struct strmap *m, const char *key, bool *added);
+/* The index of key, or -ENOENT. */
+long strmap_get(const struct strmap *m, const char *key);
 void strmap_release(struct strmap *m);

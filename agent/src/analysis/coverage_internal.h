@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What coverage.c reads and coverage_diff.c and coverage_report.c look
+ * up: the lines gcov instruments (with their functions), the lines each
+ * test reached, and the source root the gcov file names share.
+ */
+#pragma once
+
+#include "analysis/coverage.h"
+#include "util/strmap.h"
+
+#include <stdint.h>
+
+struct coverage_test {
+	char *name;
+	uint32_t *ids; /* lines reached (ids in coverage.lines), sorted and unique once read */
+	size_t n, cap;
+	double dur_total;
+	unsigned records;
+	char **configs;
+	unsigned failures; /* in the history */
+};
+
+#define COVERAGE_NO_FN UINT32_MAX
+
+struct coverage {
+	struct strmap lines; /* "file:line" some test reached -> id */
+	struct coverage_test *t;
+	size_t nt, capt;
+	unsigned records;   /* test records with coverage */
+	struct strmap code; /* "file:line" gcov instruments -> id */
+	uint32_t *code_fn;  /* by code id: its function's index in fns, or COVERAGE_NO_FN */
+	size_t code_fn_cap;
+	struct strmap fns;   /* function names */
+	struct strmap files; /* gcov's source file names */
+	char root[4096];     /* the directory they are under ("/usr/src/linux/"), or "" */
+};
+
+/* Each test's lines sorted and unique (after reading, before looking up). */
+void coverage_settle(struct coverage *c);
+
+/* A test's estimated seconds: its mean duration times the configs it ran in. */
+double coverage_test_seconds(const struct coverage_test *t);
+
+/* Whether test t reached covered line id. */
+bool coverage_test_reached(const struct coverage_test *t, uint32_t id);
+
+/* A gcov file name relative to the source root (as a diff names it). */
+const char *coverage_rel(const struct coverage *c, const char *file);
