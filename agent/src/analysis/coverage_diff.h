@@ -43,5 +43,7 @@ struct coverage_diff_opts {
 json_t *coverage_diff(struct coverage *c, const struct patch *p, const struct coverage_diff_opts *o);
 
 void coverage_diff_text(json_t *res, FILE *out);
+/* A self-contained page: the summary, the tests, the lines none reaches, each hunk's lines marked. */
+void coverage_diff_html(json_t *res, FILE *out);
 /* A plan file of the tests reaching the change (tests = ..., the group first). */
 void coverage_diff_plan(json_t *res, FILE *out);

@@ -35,6 +35,11 @@ static void diff_plan_out(json_t *res, FILE *f)
 	coverage_diff_plan(res, f);
 }
 
+static void diff_html_out(json_t *res, FILE *f)
+{
+	coverage_diff_html(res, f);
+}
+
 /* The kernel commit the bundles' runs booted (kernel.git.commit): "" when none says, -EINVAL when they differ. */
 static int kernel_commit(char **paths, char sha[41], char *err, size_t es)
 {
@@ -161,16 +166,24 @@ static int load_change(const char *diff, const char *git, const char *side, cons
 int cmd_coverage(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "build", required_argument, NULL, 'b' },   { "gcov", required_argument, NULL, 'g' },
-		{ "target", required_argument, NULL, 't' },  { "by", required_argument, NULL, 'y' },
-		{ "history", required_argument, NULL, 'H' }, { "out", required_argument, NULL, 'o' },
-		{ "plan", required_argument, NULL, 'p' },    { "json", required_argument, NULL, 'j' },
-		{ "diff", required_argument, NULL, 'd' },    { "git", required_argument, NULL, 'G' },
-		{ "side", required_argument, NULL, 's' },    { "report", no_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },	     {},
+		{ "build", required_argument, NULL, 'b' },
+		{ "gcov", required_argument, NULL, 'g' },
+		{ "target", required_argument, NULL, 't' },
+		{ "by", required_argument, NULL, 'y' },
+		{ "history", required_argument, NULL, 'H' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "plan", required_argument, NULL, 'p' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "diff", required_argument, NULL, 'd' },
+		{ "git", required_argument, NULL, 'G' },
+		{ "side", required_argument, NULL, 's' },
+		{ "report", no_argument, NULL, 'r' },
+		{ "html", required_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
 	};
 	const char *build = NULL, *gcov_tool = "gcov", *out = NULL, *plan_out = NULL, *json_out = NULL;
-	const char *diff = NULL, *git = NULL, *side = NULL;
+	const char *diff = NULL, *git = NULL, *side = NULL, *html_out = NULL;
 	bool report = false;
 	struct patch *change = NULL, *rebase = NULL;
 	char **history = strv_split("", ","), err[1024] = "";
@@ -210,6 +223,7 @@ int cmd_coverage(int argc, char **argv)
 		case 'd': diff = optarg; break;
 		case 'G': git = optarg; break;
 		case 'r': report = true; break;
+		case 'w': html_out = optarg; break;
 		case 's':
 			if (!streq(optarg, "base") && !streq(optarg, "result")) {
 				log_err("--side: '%s' is not base or result", optarg);
@@ -224,8 +238,8 @@ int cmd_coverage(int argc, char **argv)
 			       "                        [--plan FILE] [--json FILE]\n"
 			       "       fsagent coverage BUNDLES... --build DIR --report [--json FILE]\n"
 			       "       fsagent coverage BUNDLES... --build DIR --diff FILE|A..B [--git TREE]\n"
-			       "                        [--side base|result] [--by size|time] [--plan FILE] [--json "
-			       "FILE]\n"
+			       "                        [--side base|result] [--by size|time] [--plan FILE]\n"
+			       "                        [--json FILE] [--html FILE]\n"
 			       "From the gcov data each test saved (plan key coverage on a gcov kernel), the\n"
 			       "lines each test covers (TOOL, default gcov, with the .gcno files of DIR, the\n"
 			       "kernel's build directory) and the smallest (--by size) or fastest (--by time)\n"
@@ -245,7 +259,8 @@ int cmd_coverage(int argc, char **argv)
 			       "the diff's base (its removed and rewritten lines), or its result with --side\n"
 			       "result; with --git the bundles' kernel commit decides (A, B, or another commit\n"
 			       "whose lines are carried to A through git diff), and a diff file's blob ids are\n"
-			       "checked against it. --plan writes the tests as a plan, --json the result.\n");
+			       "checked against it. --plan writes the tests as a plan, --json the result,\n"
+			       "--html a page with each hunk's lines marked reached or not, and by which tests.\n");
 			strv_free(history);
 			return 0;
 		default: strv_free(history); return 2;
@@ -298,6 +313,7 @@ int cmd_coverage(int argc, char **argv)
 		json_object_set_new(res, "kernel_commit", json_string(k));
 		coverage_diff_text(res, stdout);
 		if ((plan_out && write_output(plan_out, res, diff_plan_out) < 0) ||
+		    (html_out && write_output(html_out, res, diff_html_out) < 0) ||
 		    (json_out && write_output(json_out, res, dump_json) < 0))
 			goto out;
 		r = 0;

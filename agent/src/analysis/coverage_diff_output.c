@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+/*
+ * coverage --diff's result as text, as a plan and as a self-contained
+ * HTML page (see coverage_diff.h).
+ */
+#include "analysis/coverage_diff.h"
+#include "util/macro.h"
+#include "util/markup.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* "12-14, 20" from a sorted array of line numbers */
+static void print_ranges(json_t *lines, FILE *out)
+{
+	size_t n = json_array_size(lines);
+
+	for (size_t i = 0; i < n;) {
+		json_int_t a = json_integer_value(json_array_get(lines, i)), b = a;
+		size_t k = i + 1;
+
+		while (k < n && json_integer_value(json_array_get(lines, k)) == b + 1)
+			b = json_integer_value(json_array_get(lines, k++));
+		fprintf(out, "%s%lld", i ? ", " : "", (long long)a);
+		if (b > a)
+			fprintf(out, "-%lld", (long long)b);
+		i = k;
+	}
+}
+
+void coverage_diff_text(json_t *res, FILE *out)
+{
+	json_t *e;
+	size_t i;
+	json_int_t code = json_integer_value(json_object_get(res, "lines_code")),
+		   hit = json_integer_value(json_object_get(res, "lines_reached"));
+
+	fprintf(out,
+		"coverage of %s (the coverage kernel as its %s): %lld changed lines of code, %lld reached by %zu "
+		"tests, %lld by none",
+		json_string_value(json_object_get(res, "diff")), json_string_value(json_object_get(res, "side")),
+		(long long)code, (long long)hit, json_array_size(json_object_get(res, "tests")),
+		(long long)(code - hit));
+	if (json_integer_value(json_object_get(res, "lines_unmapped")))
+		fprintf(out, ", %lld not in the coverage kernel's source",
+			(long long)json_integer_value(json_object_get(res, "lines_unmapped")));
+	fputc('\n', out);
+	if (json_array_size(json_object_get(res, "tests")))
+		fputs("tests reaching the change (changed lines of code reached, seconds):\n", out);
+	json_array_foreach(json_object_get(res, "tests"), i, e)
+		fprintf(out, "  %-18s %5lld  %6.1f s\n", json_string_value(json_object_get(e, "test")),
+			(long long)json_integer_value(json_object_get(e, "lines")),
+			json_real_value(json_object_get(e, "seconds")));
+	if (json_array_size(json_object_get(res, "group"))) {
+		fputs("the group reaching every reached line:", out);
+		json_array_foreach(json_object_get(res, "group"), i, e)
+			fprintf(out, " %s", json_string_value(e));
+		fprintf(out, " (%.1f s)\n", json_real_value(json_object_get(res, "group_seconds")));
+	}
+	if (json_array_size(json_object_get(res, "unreached")))
+		fputs("changed lines of code no test reaches (new tests needed):\n", out);
+	json_array_foreach(json_object_get(res, "unreached"), i, e) {
+		fprintf(out, "  %s %s(): line%s ", json_string_value(json_object_get(e, "file")),
+			json_string_value(json_object_get(e, "function")),
+			json_array_size(json_object_get(e, "lines")) > 1 ? "s" : "");
+		print_ranges(json_object_get(e, "lines"), out);
+		fputc('\n', out);
+	}
+	json_array_foreach(json_object_get(res, "not_covered_files"), i, e)
+		fprintf(out, "  %s: %s\n", json_string_value(json_object_get(e, "path")),
+			json_string_value(json_object_get(e, "why")));
+}
+
+void coverage_diff_plan(json_t *res, FILE *out)
+{
+	json_t *e, *group = json_object_get(res, "group");
+	size_t i, k;
+
+	fprintf(out, "# fsagent coverage --diff %s: %zu tests reach %lld of %lld changed lines of code\n",
+		json_string_value(json_object_get(res, "diff")), json_array_size(json_object_get(res, "tests")),
+		(long long)json_integer_value(json_object_get(res, "lines_reached")),
+		(long long)json_integer_value(json_object_get(res, "lines_code")));
+	fputs("tests =", out);
+	json_array_foreach(group, i, e)
+		fprintf(out, " %s", json_string_value(e));
+	json_array_foreach(json_object_get(res, "tests"), i, e) {
+		const char *t = json_string_value(json_object_get(e, "test"));
+		bool in = false;
+		json_t *g;
+
+		json_array_foreach(group, k, g)
+			in |= streq(json_string_value(g), t);
+		if (!in)
+			fprintf(out, " %s", t);
+	}
+	fputc('\n', out);
+}
+
+static const char *s_of(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k)) ?: "";
+}
+
+static bool in_group(json_t *res, const char *test)
+{
+	json_t *g;
+	size_t i;
+
+	json_array_foreach(json_object_get(res, "group"), i, g)
+		if (streq(json_string_value(g), test))
+			return true;
+	return false;
+}
+
+/* One line of a hunk: its numbers, whether reached, by whom, its text. */
+static void html_line(json_t *l, FILE *out)
+{
+	const char *kind = s_of(l, "kind");
+	json_t *tests = json_object_get(l, "tests"), *t;
+	bool code = json_is_true(json_object_get(l, "code"));
+	const char *cls = !code ? (*kind == ' ' ? "ctx" : "plain") : json_array_size(tests) ? "hit" : "miss";
+	json_int_t o = json_integer_value(json_object_get(l, "old")), n = json_integer_value(json_object_get(l, "new"));
+	size_t i;
+
+	fprintf(out, "<tr class=\"%s\"><td>", cls);
+	if (o)
+		fprintf(out, "%lld", (long long)o);
+	fputs("</td><td>", out);
+	if (n)
+		fprintf(out, "%lld", (long long)n);
+	fprintf(out, "</td><td>%s</td><td>", *kind == ' ' ? "" : kind);
+	if (json_is_true(json_object_get(l, "unmapped")))
+		fputs("not in the kernel's source", out);
+	else if (code)
+		fputs(json_array_size(tests) ? "reached" : "not reached", out);
+	if (json_object_get(l, "judged_by"))
+		fprintf(out, " (by line %lld)", (long long)json_integer_value(json_object_get(l, "judged_by")));
+	fputs("</td><td>", out);
+	json_array_foreach(tests, i, t) {
+		fputs(i ? " " : "", out);
+		markup_escape(out, json_string_value(t));
+	}
+	fputs("</td><td class=\"src\">", out);
+	markup_escape(out, s_of(l, "text"));
+	fputs("</td></tr>\n", out);
+}
+
+void coverage_diff_html(json_t *res, FILE *out)
+{
+	_cleanup_free_ char *summary = NULL;
+	size_t len = 0, i, k, m;
+	FILE *mem = open_memstream(&summary, &len);
+	json_t *e, *h, *l;
+
+	if (mem) {
+		coverage_diff_text(res, mem);
+		fclose(mem);
+	}
+	if (summary)
+		summary[strcspn(summary, "\n")] = '\0';
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>fsagent coverage --diff</title>\n<style>"
+	      "body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
+	      "padding:1px 6px;text-align:left;vertical-align:top}.src{font-family:monospace;white-space:pre}"
+	      ".hit{background:#dfd}.miss{background:#fdd}.plain{color:#666}</style></head><body>\n<h1 id=\"summary\">",
+	      out);
+	markup_escape(out, summary ? summary : "");
+	fputs("</h1>\n<h2>Tests reaching the change</h2>\n<table id=\"tests\"><tr><th>test</th><th>changed lines "
+	      "reached</th><th>seconds</th><th>in the group</th></tr>\n",
+	      out);
+	json_array_foreach(json_object_get(res, "tests"), i, e) {
+		fputs("<tr><td>", out);
+		markup_escape(out, s_of(e, "test"));
+		fprintf(out, "</td><td>%lld</td><td>%.1f</td><td>%s</td></tr>\n",
+			(long long)json_integer_value(json_object_get(e, "lines")),
+			json_real_value(json_object_get(e, "seconds")), in_group(res, s_of(e, "test")) ? "yes" : "");
+	}
+	fputs("</table>\n<h2>Changed lines no test reaches</h2>\n<ul id=\"unreached\">\n", out);
+	json_array_foreach(json_object_get(res, "unreached"), i, e) {
+		fputs("<li>", out);
+		markup_escape(out, s_of(e, "file"));
+		fputs(" ", out);
+		markup_escape(out, s_of(e, "function"));
+		fputs("(): ", out);
+		print_ranges(json_object_get(e, "lines"), out);
+		fputs("</li>\n", out);
+	}
+	json_array_foreach(json_object_get(res, "not_covered_files"), i, e) {
+		fputs("<li>", out);
+		markup_escape(out, s_of(e, "path"));
+		fputs(": ", out);
+		markup_escape(out, s_of(e, "why"));
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n", out);
+	json_array_foreach(json_object_get(res, "files"), i, e) {
+		if (!json_array_size(json_object_get(e, "hunks")))
+			continue;
+		fputs("<h2>", out);
+		markup_escape(out, s_of(e, "path"));
+		fprintf(out, "</h2>\n<p>changed lines of code: %lld, reached: %lld</p>\n",
+			(long long)json_integer_value(json_object_get(e, "lines_code")),
+			(long long)json_integer_value(json_object_get(e, "lines_reached")));
+		json_array_foreach(json_object_get(e, "hunks"), k, h) {
+			fprintf(out,
+				"<table class=\"hunk\"><tr><th>old</th><th>new</th><th></th><th>coverage</th>"
+				"<th>reached by</th><th>@@ -%lld +%lld @@ ",
+				(long long)json_integer_value(json_object_get(h, "old_start")),
+				(long long)json_integer_value(json_object_get(h, "new_start")));
+			markup_escape(out, s_of(h, "section"));
+			fputs("</th></tr>\n", out);
+			json_array_foreach(json_object_get(h, "lines"), m, l)
+				html_line(l, out);
+			fputs("</table>\n", out);
+		}
+	}
+	fputs("</body></html>\n", out);
+}
