@@ -2,6 +2,7 @@
 /* catalog: every shipped config parses; all-lists; what a machine cannot serve; fstests sections. */
 #include "unit.h"
 #include "boot/catalog.h"
+#include "util/macro.h"
 #include "util/strv.h"
 
 #include <errno.h>
@@ -10,26 +11,30 @@
 
 static void test_every_config_loads(void **state)
 {
-	const char *fss[] = { "xfs", "ext4", "btrfs" };
-	char err[256] = "";
+	char all[] = "all", **names = NULL, *v[] = { all, NULL }, err[256] = "";
+	const char *families[] = { "btrfs/",   "exfat/", "ext2/", "ext3/", "ext4/", "f2fs/",
+				   "overlay/", "tmpfs/", "udf/",  "vfat/", "xfs/" };
+	size_t f = 0;
 
 	(void)state;
-	for (size_t f = 0; f < 3; f++) {
-		char all[16], **names = NULL, *v[] = { all, NULL };
+	/* "all": every family's all, families in name order */
+	assert_int_equal(catalog_expand(CATALOG, v, &names, err, sizeof(err)), 0);
+	assert_int_equal(strv_length(names), 42);
+	for (size_t i = 0; names[i]; i++) {
+		struct fs_config c;
 
-		snprintf(all, sizeof(all), "%s/all", fss[f]);
-		assert_int_equal(catalog_expand(CATALOG, v, &names, err, sizeof(err)), 0);
-		assert_true(strv_length(names) >= 3);
-		for (size_t i = 0; names[i]; i++) {
-			struct fs_config c;
-
-			if (catalog_load(CATALOG, names[i], &c, err, sizeof(err)) < 0)
-				fail_msg("%s", err);
-			assert_string_equal(c.name, names[i]);
-			fs_config_release(&c);
-		}
-		strv_free(names);
+		if (catalog_load(CATALOG, names[i], &c, err, sizeof(err)) < 0)
+			fail_msg("%s", err);
+		assert_string_equal(c.name, names[i]);
+		fs_config_release(&c);
+		if (!startswith(names[i], families[f]))
+			f++;
+		if (f >= ARRAY_SIZE(families) || !startswith(names[i], families[f]))
+			fail_msg("%s out of family order", names[i]);
 	}
+	assert_int_equal(f, ARRAY_SIZE(families) - 1);
+	assert_true(strv_contains(names, "f2fs/compress") && strv_contains(names, "tmpfs/huge"));
+	strv_free(names);
 }
 
 static void test_expand(void **state)
@@ -123,6 +128,30 @@ static void test_unmet(void **state)
 		assert_null(unmet(&c, &r, caps, opts, &lbs, why));
 		fs_config_release(&c);
 	}
+	/* no devices at all (tmpfs), and the new families' kernel options */
+	{
+		json_t *none = json_object();
+
+		r = (struct roles){ 0 };
+		assert_int_equal(catalog_load(CATALOG, "tmpfs/default", &c, err, sizeof(err)), 0);
+		assert_true(c.devices & CAT_DEV_NONE);
+		assert_null(unmet(&c, &r, caps, none, NULL, why));
+		fs_config_release(&c);
+		assert_int_equal(catalog_load(CATALOG, "tmpfs/huge", &c, err, sizeof(err)), 0);
+		assert_string_equal(unmet(&c, &r, caps, none, NULL, why), "kernel without CONFIG_TRANSPARENT_HUGEPAGE");
+		fs_config_release(&c);
+		assert_int_equal(catalog_load(CATALOG, "ext2/default", &c, err, sizeof(err)), 0);
+		assert_string_equal(unmet(&c, &r, caps, none, NULL, why), "no test device");
+		fs_config_release(&c);
+		r = roles_with(false, true);
+		assert_int_equal(catalog_load(CATALOG, "f2fs/compress", &c, err, sizeof(err)), 0);
+		json_object_set_new(none, "F2FS_FS", json_string("m"));
+		assert_string_equal(unmet(&c, &r, caps, none, NULL, why), "kernel without CONFIG_F2FS_FS_COMPRESSION");
+		json_object_set_new(none, "F2FS_FS_COMPRESSION", json_string("y"));
+		assert_null(unmet(&c, &r, caps, none, NULL, why));
+		fs_config_release(&c);
+		json_decref(none);
+	}
 	json_decref(opts);
 }
 
@@ -178,6 +207,19 @@ static void test_sections(void **state)
 	s = section("btrfs/default", NULL, NULL, &r);
 	assert_non_null(strstr(s, "SCRATCH_DEV_POOL=\"/dev/vde /dev/vdf\"\n"));
 	assert_null(strstr(s, "SCRATCH_DEV="));
+	free(s);
+	/* tmpfs: no devices, the names fstests gives them, both set (common/config sets TEST_DEV twice) */
+	r = (struct roles){ 0 };
+	s = section("tmpfs/huge", NULL, NULL, &r);
+	assert_string_equal(s, "[tmpfs_huge]\n"
+			       "FSTYP=\"tmpfs\"\n"
+			       "TEST_DEV=\"tmpfs_test\"\n"
+			       "SCRATCH_DEV=\"tmpfs_scratch\"\n"
+			       "TEST_DIR=\"/mnt/test\"\n"
+			       "SCRATCH_MNT=\"/mnt/scratch\"\n"
+			       "MOUNT_OPTIONS=\"-o size=1G,huge=always\"\n"
+			       "TEST_FS_MOUNT_OPTS=\"-o size=1G,huge=always\"\n"
+			       "RESULT_BASE=\"/results/runs/x/fstests\"\n");
 	free(s);
 }
 

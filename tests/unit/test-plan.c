@@ -152,7 +152,7 @@ static void test_errors(void **state)
 	expect_error("just words\n", "plan.conf:1: 'just words' is not 'key = value'");
 	expect_error("= 3\n", "plan.conf:1: missing key");
 	expect_error("tests = generic/001 001\n", "key 'tests': bad test name (want dir/NNN) '001'");
-	expect_error("configs = xfs\n", "key 'configs': bad config name (want fs/name) 'xfs'");
+	expect_error("configs = xfs\n", "key 'configs': bad config name (want fs/name, fs/all or all) 'xfs'");
 	expect_error("order = shuffled\n", "key 'order': 'shuffled' is not fixed, random or random=<seed>");
 	expect_error("seed = -1\n", "key 'seed'");
 	expect_error("timeout = 5 minutes\n",

@@ -187,7 +187,7 @@ vm_partitioned_disk() {
 # mkfs.ext4 and mkfs.btrfs with their libraries: what a run needs, for a kernel that has
 # its drivers built in (the shared test kernel).
 vm_fake_fstests_initramfs() {
-	local t=$TS_DIR/fake-tree bb a
+	local t=$TS_DIR/fake-tree bb a e m
 	bb=$(command -v busybox) || ts_skip "no busybox"
 	command -v mkfs.xfs >/dev/null || ts_skip "no mkfs.xfs"
 	rm -rf "$t"
@@ -198,7 +198,11 @@ vm_fake_fstests_initramfs() {
 	cp -a "$TOP/tests/fake-fstests" "$t/root/xfstests"
 	cp -a "$TOP/image/configs" "$t/etc/fsagent/configs"
 	vm_add_program "$t" "$(command -v mkfs.xfs)" "$(command -v mke2fs)"
-	ln -sf mke2fs "$t$(dirname "$(command -v mke2fs)")/mkfs.ext4"
+	for e in ext2 ext3 ext4; do ln -sf mke2fs "$t$(dirname "$(command -v mke2fs)")/mkfs.$e"; done
+	# the other local filesystems' tools, where installed (scripts/install-packages test)
+	for m in mkfs.vfat mkfs.f2fs mkfs.exfat mkfs.udf; do
+		! command -v "$m" >/dev/null || vm_add_program "$t" "$(command -v "$m")"
+	done
 	# btrfs configs, where btrfs-progs is installed (scripts/install-packages test)
 	! command -v mkfs.btrfs >/dev/null || vm_add_program "$t" "$(command -v mkfs.btrfs)"
 	(cd "$t" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) >"$1"

@@ -9,10 +9,13 @@
 #include "util/macro.h"
 #include "util/strv.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void fs_config_release(struct fs_config *c)
 {
@@ -76,6 +79,8 @@ int catalog_parse(const char *name, const char *file, const char *buf, struct fs
 					c.devices |= CAT_DEV_DAX;
 				else if (streq(v[i], "zoned"))
 					c.devices |= CAT_DEV_ZONED;
+				else if (streq(v[i], "none"))
+					c.devices |= CAT_DEV_NONE;
 				else {
 					snprintf(err, es, "%s:%u: key 'devices': unknown device '%s'", file, lineno,
 						 v[i]);
@@ -84,6 +89,10 @@ int catalog_parse(const char *name, const char *file, const char *buf, struct fs
 				}
 			}
 			strv_free(v);
+			if ((c.devices & CAT_DEV_NONE) && c.devices != CAT_DEV_NONE) {
+				snprintf(err, es, "%s:%u: key 'devices': 'none' with devices", file, lineno);
+				goto bad;
+			}
 		} else if (streq(key, "overlay")) {
 			if (!streq(val, "yes") && !streq(val, "no")) {
 				snprintf(err, es, "%s:%u: key 'overlay': '%s' is not yes or no", file, lineno, val);
@@ -170,16 +179,75 @@ int catalog_load(const char *dir, const char *name, struct fs_config *ret, char 
 	return catalog_parse(name, path, buf, ret, err, es);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "<fs>/all" for every directory of the catalog with an all file, sorted. */
+static int all_families(const char *dir, char ***ret)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = strv_split("", ",");
+	int r = 0;
+
+	if (!d || !v) {
+		r = d ? -ENOMEM : -errno;
+		goto out;
+	}
+	while (r >= 0 && (de = readdir(d))) {
+		char path[PATH_MAX], name[300];
+
+		if (de->d_name[0] == '.' ||
+		    snprintf(path, sizeof(path), "%s/%s/all", dir, de->d_name) >= (int)sizeof(path) ||
+		    access(path, R_OK) < 0)
+			continue;
+		snprintf(name, sizeof(name), "%s/all", de->d_name);
+		r = strv_push(&v, name);
+	}
+	if (r >= 0)
+		qsort(v, strv_length(v), sizeof(*v), cmp_str);
+out:
+	if (d)
+		closedir(d);
+	if (r < 0) {
+		strv_free(v);
+		v = NULL;
+	}
+	*ret = v;
+	return r;
+}
+
 int catalog_expand(const char *dir, char *const *names, char ***ret, char *err, size_t es)
 {
-	char **out = strv_split("", ",");
+	char **out = strv_split("", ","), **fams_out = NULL;
 
 	if (!out)
 		return -ENOMEM;
 	for (size_t i = 0; names && names[i]; i++) {
 		const char *slash = strchr(names[i], '/');
 
-		if (slash && streq(slash + 1, "all")) {
+		if (streq(names[i], "all")) {
+			/* every family's all, families in name order */
+			char **fams = NULL;
+			int r = all_families(dir, &fams);
+
+			if (r == 0)
+				r = catalog_expand(dir, fams, &fams_out, err, es);
+			strv_free(fams);
+			if (r < 0) {
+				if (!*err)
+					snprintf(err, es, "config 'all': %s", strerror(-r));
+				strv_free(out);
+				return r;
+			}
+			for (size_t k = 0; fams_out[k]; k++)
+				if (!strv_contains(out, fams_out[k]))
+					strv_push(&out, fams_out[k]);
+			strv_free(fams_out);
+			fams_out = NULL;
+		} else if (slash && streq(slash + 1, "all")) {
 			_cleanup_free_ char *buf = NULL;
 			char path[PATH_MAX], fs[64];
 			char **v;
@@ -241,8 +309,8 @@ const char *catalog_unmet(const struct fs_config *c, const struct catalog_machin
 		{ CAT_DEV_POOL, ROLE_POOL, "scratch pool" },
 	};
 
-	const bool test = roles_get(roles, catalog_test_role(c)),
-		   scratch = (c->devices & CAT_DEV_POOL) || roles_get(roles, catalog_scratch_role(c));
+	const bool test = (c->devices & CAT_DEV_NONE) || roles_get(roles, catalog_test_role(c)),
+		   scratch = (c->devices & (CAT_DEV_POOL | CAT_DEV_NONE)) || roles_get(roles, catalog_scratch_role(c));
 
 	if (!test || !scratch) {
 		if (c->devices & CAT_DEV_DAX)
@@ -329,15 +397,25 @@ int catalog_write_section(const struct fs_config *c, const struct plan *p, const
 
 	if (!mkfs || !mnt || !tmnt)
 		return -ENOMEM;
-	if (!test) {
+	if (!test && !(c->devices & CAT_DEV_NONE)) {
 		snprintf(err, es, "no test device");
 		return -EINVAL;
 	}
 	catalog_section_name(c, section, sizeof(section));
 	fprintf(out, "[%s]\n", section);
 	r = put(out, "FSTYP", c->fstype, err, es);
-	if (!r)
+	if (!r && (c->devices & CAT_DEV_NONE)) {
+		/* no block devices (tmpfs): the names fstests gives them (common/config), both set */
+		char tdev[32], sdev[32];
+
+		snprintf(tdev, sizeof(tdev), "%s_test", c->fstype);
+		snprintf(sdev, sizeof(sdev), "%s_scratch", c->fstype);
+		r = put(out, "TEST_DEV", tdev, err, es);
+		if (!r)
+			r = put(out, "SCRATCH_DEV", sdev, err, es);
+	} else if (!r) {
 		r = put(out, "TEST_DEV", test->dev->devnode, err, es);
+	}
 	if (!r)
 		r = put(out, "TEST_DIR", "/mnt/test", err, es);
 	if (!r && (c->devices & CAT_DEV_POOL)) {
@@ -355,7 +433,7 @@ int catalog_write_section(const struct fs_config *c, const struct plan *p, const
 				return -ENOMEM;
 		}
 		r = put(out, "SCRATCH_DEV_POOL", pool, err, es);
-	} else if (!r && scratch) {
+	} else if (!r && scratch && !(c->devices & CAT_DEV_NONE)) {
 		r = put(out, "SCRATCH_DEV", scratch->dev->devnode, err, es);
 	}
 	if (!r)

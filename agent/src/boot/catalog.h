@@ -14,14 +14,15 @@
 #include "model/plan.h"
 #include "machine/roles.h"
 
-/* devices = log, rt, logwrites, pool, dax or zoned (test and scratch on the DAX or the zoned devices) */
+/* devices = log, rt, logwrites, pool, dax or zoned (test and scratch on the DAX or the zoned devices), or none */
 enum {
 	CAT_DEV_LOG = 1 << 0,
 	CAT_DEV_RT = 1 << 1,
 	CAT_DEV_LOGWRITES = 1 << 2,
 	CAT_DEV_POOL = 1 << 3,
 	CAT_DEV_DAX = 1 << 4,
-	CAT_DEV_ZONED = 1 << 5
+	CAT_DEV_ZONED = 1 << 5,
+	CAT_DEV_NONE = 1 << 6 /* no block devices at all: a memory filesystem (tmpfs), or a server's exports */
 };
 
 struct fs_config {

@@ -192,6 +192,12 @@ static int prepare(void *data, const struct run_config *rc, char *why, size_t si
 	/* what check left mounted when it stopped early (a _fatal) would make mkfs refuse */
 	mount_umount("/mnt/test");
 	mount_umount("/mnt/scratch");
+	fileio_mkdir_p("/mnt/scratch");
+	if (c->devices & CAT_DEV_NONE) {
+		/* nothing to format: check mounts TEST_DEV's name as FSTYP itself */
+		fileio_mkdir_p("/mnt/test");
+		return write_sections(s, c, rc, why, size);
+	}
 	{
 		_cleanup_free_ char *opts = NULL;
 
@@ -206,7 +212,6 @@ static int prepare(void *data, const struct run_config *rc, char *why, size_t si
 		if (r < 0)
 			return r;
 	}
-	fileio_mkdir_p("/mnt/scratch");
 	r = mount_device(test->dev->devnode, "/mnt/test", c->fstype, NULL);
 	if (r < 0) {
 		snprintf(why, size, "mount '%s' (%s) on /mnt/test failed: %s", test->dev->devnode, c->fstype,
@@ -532,9 +537,12 @@ int session_shell(const struct boot_config *cfg, struct inventory *inv, const ch
 		r = prepare(&s, &s.rc[0], err, sizeof(err));
 		if (r == 0) {
 			const struct role_slot *test = roles_get(&inv->roles, catalog_test_role(&s.fsc[0]));
+			const char *dev =
+				test && !(s.fsc[0].devices & CAT_DEV_NONE) ? test->dev->devnode : s.fsc[0].fstype;
 
-			r = mount_device(test->dev->devnode, "/mnt/test", s.fsc[0].fstype, NULL);
-			snprintf(why, sizeof(why), "TEST_DEV %s formatted (%s)%s", test->dev->devnode, s.fsc[0].fstype,
+			r = mount_device(dev, "/mnt/test", s.fsc[0].fstype, NULL);
+			snprintf(why, sizeof(why), "TEST_DEV %s %s (%s)%s", dev,
+				 s.fsc[0].devices & CAT_DEV_NONE ? "needs no device" : "formatted", s.fsc[0].fstype,
 				 r == 0 ? " and mounted on /mnt/test" : ", check mounts it");
 		} else {
 			snprintf(why, sizeof(why), "config %s not prepared: %s", s.fsc[0].name,

@@ -16,8 +16,9 @@
 #include <string.h>
 
 /*
- * {"configs": [...expanded], "log": b, "rt": b, "logwrites": b, "pool": b,
- * "dax": b, "zoned": b}: the extra devices any of the plan's configs wants. Errors
+ * {"configs": [...expanded], "disks": b, "log": b, "rt": b, "logwrites": b,
+ * "pool": b, "dax": b, "zoned": b}: whether any of the plan's configs wants
+ * test and scratch disks (tmpfs does not), and the extra devices. Errors
  * (an unknown config, a bad catalog file) are logged, naming them.
  */
 static int needs_of(const struct plan *p, const char *catalog, json_t **ret)
@@ -25,6 +26,7 @@ static int needs_of(const struct plan *p, const char *catalog, json_t **ret)
 	char **names = NULL;
 	char err[512];
 	unsigned devs = 0;
+	bool disks = false;
 	json_t *configs;
 	int r = catalog_expand(catalog, p->configs, &names, err, sizeof(err));
 
@@ -44,13 +46,14 @@ static int needs_of(const struct plan *p, const char *catalog, json_t **ret)
 			return r;
 		}
 		devs |= c.devices;
+		disks |= !(c.devices & CAT_DEV_NONE);
 		fs_config_release(&c);
 		json_array_append_new(configs, json_string(names[i]));
 	}
 	strv_free(names);
-	*ret = json_pack("{s:o, s:b, s:b, s:b, s:b, s:b, s:b}", "configs", configs, "log", devs & CAT_DEV_LOG, "rt",
-			 devs & CAT_DEV_RT, "logwrites", devs & CAT_DEV_LOGWRITES, "pool", devs & CAT_DEV_POOL, "dax",
-			 devs & CAT_DEV_DAX, "zoned", devs & CAT_DEV_ZONED);
+	*ret = json_pack("{s:o, s:b, s:b, s:b, s:b, s:b, s:b, s:b}", "configs", configs, "disks", disks, "log",
+			 devs & CAT_DEV_LOG, "rt", devs & CAT_DEV_RT, "logwrites", devs & CAT_DEV_LOGWRITES, "pool",
+			 devs & CAT_DEV_POOL, "dax", devs & CAT_DEV_DAX, "zoned", devs & CAT_DEV_ZONED);
 	return *ret ? 0 : -ENOMEM;
 }
 

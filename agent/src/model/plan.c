@@ -223,14 +223,14 @@ static int set_list(char ***dst, enum key_type type, const char *value, const ch
 		return -ENOMEM;
 	for (size_t i = 0; v[i]; i++) {
 		bool ok = type == K_LIST_TESTS	   ? test_name_ok(v[i], true)
-			  : type == K_LIST_CONFIGS ? config_name_ok(v[i])
+			  : type == K_LIST_CONFIGS ? streq(v[i], "all") || config_name_ok(v[i])
 			  : type == K_LIST_GROUPS  ? group_name_ok(v[i])
 						   : strstr(v[i], "..") == NULL;
 
 		if (!ok) {
 			set_err(err, errsize, source, line, key, "bad %s '%s'",
 				type == K_LIST_TESTS	 ? "test name (want dir/NNN)"
-				: type == K_LIST_CONFIGS ? "config name (want fs/name)"
+				: type == K_LIST_CONFIGS ? "config name (want fs/name, fs/all or all)"
 				: type == K_LIST_GROUPS	 ? "group name"
 							 : "file name",
 				v[i]);
