@@ -2,6 +2,7 @@
 /* A run followed through its console log (see watch.h). */
 #include "analysis/watch.h"
 #include "util/log.h"
+#include "util/utctime.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,17 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 void watch_init(struct watch *w, FILE *out)
 {
-	*w = (struct watch){ .out = out, .now = now_s };
+	*w = (struct watch){ .out = out, .now = utctime_monotonic };
 	w->start = w->tests_start = w->now();
 }
 

@@ -19,6 +19,7 @@
 #include "util/macro.h"
 #include "util/output.h"
 #include "util/strv.h"
+#include "util/utctime.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,14 +44,6 @@ struct state {
 static const char *sha_of(struct state *s, size_t i)
 {
 	return json_string_value(json_object_get(json_array_get(s->commits, i), "sha"));
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* ---- the record ---------------------------------------------------------- */
@@ -129,7 +122,7 @@ static int build(struct state *s, size_t i, char *kdir)
 {
 	char dir[PATH_MAX], log[PATH_MAX], why[512];
 	const char *sha = sha_of(s, i);
-	double t0 = now();
+	double t0 = utctime_monotonic();
 	size_t k;
 	json_t *rec;
 	int r, status;
@@ -153,11 +146,11 @@ static int build(struct state *s, size_t i, char *kdir)
 		return status;
 	if (status == 0) {
 		rec = json_pack("{s:s, s:I, s:b, s:f}", "commit", sha, "index", (json_int_t)i, "built", 1, "seconds",
-				now() - t0);
+				utctime_monotonic() - t0);
 	} else {
 		printf("  cannot build %.12s: %s\n", sha, why);
 		rec = json_pack("{s:s, s:I, s:s+, s:f}", "commit", sha, "index", (json_int_t)i, "skip",
-				"cannot build: ", why, "seconds", now() - t0);
+				"cannot build: ", why, "seconds", utctime_monotonic() - t0);
 	}
 	r = rec ? append(s, rec) : -ENOMEM;
 	json_decref(rec);
@@ -270,7 +263,7 @@ static int probe(struct state *s, size_t i, const char *kdir, const struct bisec
 		char pdir[PATH_MAX], res[PATH_MAX];
 		unsigned long n = s->probes;
 		unsigned runs, fails;
-		double t0 = now();
+		double t0 = utctime_monotonic();
 		json_t *rec;
 		int status, r;
 
@@ -293,11 +286,12 @@ static int probe(struct state *s, size_t i, const char *kdir, const struct bisec
 		if (status == 125 || runs == 0)
 			rec = json_pack("{s:s, s:I, s:I, s:s, s:f}", "commit", sha_of(s, i), "index", (json_int_t)i,
 					"probe", (json_int_t)n, "skip", status == 125 ? "cannot test" : "no result",
-					"seconds", now() - t0);
+					"seconds", utctime_monotonic() - t0);
 		else
 			rec = json_pack("{s:s, s:I, s:I, s:s, s:i, s:i, s:i, s:f}", "commit", sha_of(s, i), "index",
 					(json_int_t)i, "probe", (json_int_t)n, "phase", st->phase, "asked",
-					(int)st->runs, "runs", (int)runs, "fails", (int)fails, "seconds", now() - t0);
+					(int)st->runs, "runs", (int)runs, "fails", (int)fails, "seconds",
+					utctime_monotonic() - t0);
 		if (!rec || (r = append(s, rec)) < 0) {
 			json_decref(rec);
 			return r < 0 ? r : -ENOMEM;

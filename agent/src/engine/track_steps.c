@@ -17,6 +17,7 @@
 #include "util/macro.h"
 #include "util/output.h"
 #include "util/strv.h"
+#include "util/utctime.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -24,14 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* ---- one revision's steps ---------------------------------------------------- */
 
@@ -43,7 +36,7 @@ static int run_shell(const char *cmd, const char *const *env, const char *log, i
 int track_build(struct track_state *s, json_t *rv)
 {
 	char kdir[PATH_MAX], log[PATH_MAX], why[512];
-	double t0 = now();
+	double t0 = utctime_monotonic();
 	int r;
 
 	if ((r = fileio_pathf(kdir, "%s/kernel", track_str(rv, "dir"))) < 0 ||
@@ -56,10 +49,10 @@ int track_build(struct track_state *s, json_t *rv)
 		return r;
 	if (r == 0)
 		return track_append(s, json_pack("{s:s, s:s, s:f}", "event", "built", "sha", track_str(rv, "sha"),
-						 "seconds", now() - t0));
+						 "seconds", utctime_monotonic() - t0));
 	printf("track: cannot build %s: %s\n", track_str(rv, "name"), why);
 	return track_append(s, json_pack("{s:s, s:s, s:s+, s:f}", "event", "unbuildable", "sha", track_str(rv, "sha"),
-					 "why", "cannot build: ", why, "seconds", now() - t0));
+					 "why", "cannot build: ", why, "seconds", utctime_monotonic() - t0));
 }
 
 #define HISTORY 8 /* revisions back whose runs a baseline's side may pool */
@@ -327,7 +320,7 @@ int track_soak(struct track_state *s, json_t *rv)
 	_cleanup_free_ char *text = NULL, *e_side = NULL, *e_round = NULL, *e_plan = NULL, *e_res = NULL,
 			    *e_kernel = NULL;
 	size_t len = 0;
-	double t0 = now();
+	double t0 = utctime_monotonic();
 	json_t *found;
 	int r, status;
 
@@ -378,7 +371,7 @@ int track_soak(struct track_state *s, json_t *rv)
 			 status, log);
 	return track_append(s, json_pack("{s:s, s:s, s:I, s:I, s:f, s:i, s:I, s:o}", "event", "soaked", "sha",
 					 track_str(rv, "sha"), "boot", boot, "seed", (json_int_t)seed, "seconds",
-					 now() - t0, "exit", status, "runs", runs, "failures", found));
+					 utctime_monotonic() - t0, "exit", status, "runs", runs, "failures", found));
 }
 
 /* The revision in words, for the terminal and --notify. */

@@ -9,6 +9,7 @@
 #include "model/bundle_internal.h"
 #include "util/fileio.h"
 #include "util/macro.h"
+#include "util/utctime.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,14 +18,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static double mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 void bundle_journal_close(struct bundle *b)
 {
@@ -109,7 +102,7 @@ void bundle_reserve_give(struct bundle *b)
 static int append_one(struct bundle *b, json_t *config, json_t *iteration, json_t *rec, bool sync)
 {
 	_cleanup_free_ char *text = NULL;
-	double t0 = mono_ms(), ms;
+	double t0 = utctime_monotonic() * 1e3, ms;
 	off_t end;
 	size_t n;
 	int r;
@@ -138,7 +131,7 @@ static int append_one(struct bundle *b, json_t *config, json_t *iteration, json_
 	bundle_count_status(iteration, json_string_value(json_object_get(rec, "status")), 1);
 	if (!sync)
 		return 0;
-	ms = mono_ms() - t0;
+	ms = utctime_monotonic() * 1e3 - t0;
 	b->writes++;
 	b->write_total_ms += ms;
 	if (ms > b->write_max_ms)

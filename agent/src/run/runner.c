@@ -15,6 +15,7 @@
 #include "util/macro.h"
 #include "util/strv.h"
 #include "util/sysroot.h"
+#include "util/utctime.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -62,14 +63,6 @@ struct run {
 	int stop;	      /* nonzero from on_result */
 	char check_said[400]; /* the last batch's check in its own words (checkout.said) */
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static ssize_t index_of(const struct run *r, const char *name)
 {
@@ -188,7 +181,7 @@ static void on_event(void *data, const struct checkout_event *ev)
 			finalize(r, r->pending);
 		r->running = i;
 		r->verdict_seen = 0;
-		r->started_at = now_s();
+		r->started_at = utctime_monotonic();
 		t->taint_before = read_taint();
 		t->timeout = r->o->timeout_for ? r->o->timeout_for(r->o->data, t->name) : 0;
 		break;
@@ -205,7 +198,7 @@ static void on_event(void *data, const struct checkout_event *ev)
 			t->fails++;
 		if (r->verdict_seen > 1)
 			break; /* reruns count; the first run decides the status */
-		t->duration = now_s() - r->started_at;
+		t->duration = utctime_monotonic() - r->started_at;
 		t->status = ev->verdict == CV_PASS	 ? TS_PASS
 			    : ev->verdict == CV_NOTRUN	 ? TS_NOTRUN
 			    : ev->verdict == CV_EXPUNGED ? TS_EXPUNGED
@@ -292,10 +285,10 @@ static bool reap(pid_t check, int *status)
 /* Wait up to ms for every process of the group to be gone (reaping them). */
 static bool group_gone(struct proc *p, unsigned ms)
 {
-	double deadline = now_s() + ms / 1000.0;
+	double deadline = utctime_monotonic() + ms / 1000.0;
 	int st;
 
-	while (now_s() < deadline) {
+	while (utctime_monotonic() < deadline) {
 		reap(p->pid, &st);
 		if (kill(-p->pid, 0) < 0 && errno == ESRCH)
 			return true;
@@ -307,10 +300,10 @@ static bool group_gone(struct proc *p, unsigned ms)
 /* Wait up to ms for check to exit, reading its output meanwhile. */
 static bool wait_exit(struct proc *p, struct checkout *co, int outfd, unsigned ms, int *status)
 {
-	double deadline = now_s() + ms / 1000.0;
+	double deadline = utctime_monotonic() + ms / 1000.0;
 	char buf[4096];
 
-	while (now_s() < deadline) {
+	while (utctime_monotonic() < deadline) {
 		struct pollfd pfd[2] = { { p->pidfd, POLLIN, 0 }, { outfd, POLLIN, 0 } };
 		ssize_t n;
 
@@ -377,7 +370,7 @@ static bool time_out(struct run *r, struct proc *p, struct checkout *co, int fd,
 		exited = false; /* a process of the test is stuck in the kernel */
 	drain_kmsg(r);
 	t->status = TS_TIMEOUT;
-	t->duration = now_s() - r->started_at;
+	t->duration = utctime_monotonic() - r->started_at;
 	snprintf(t->reason, sizeof(t->reason), "timed out after %u s%s", limit,
 		 exited ? "" : "; did not die after SIGKILL (uninterruptible)");
 	if (r->pending >= 0 && r->pending != r->running)
@@ -432,7 +425,7 @@ static int run_batch(struct run *r, size_t first)
 		ssize_t n;
 
 		if (limit) {
-			double left = r->started_at + limit - now_s();
+			double left = r->started_at + limit - utctime_monotonic();
 
 			if (left <= 0) {
 				killed = true;
@@ -467,7 +460,7 @@ static int run_batch(struct run *r, size_t first)
 		struct test_result *t = &r->tests[r->running];
 
 		t->status = TS_ERROR;
-		t->duration = now_s() - r->started_at;
+		t->duration = utctime_monotonic() - r->started_at;
 		snprintf(t->reason, sizeof(t->reason), "check exited (status %d) during the test", status);
 		r->pending = r->running;
 		finalize(r, r->running);

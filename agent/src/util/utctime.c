@@ -29,3 +29,11 @@ int utctime_parse(const char *s, long long *ret)
 	*ret = (long long)timegm(&tm);
 	return 0;
 }
+
+double utctime_monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
