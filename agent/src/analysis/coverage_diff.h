@@ -47,3 +47,5 @@ void coverage_diff_text(json_t *res, FILE *out);
 void coverage_diff_html(json_t *res, FILE *out);
 /* A plan file of the tests reaching the change (tests = ..., the group first). */
 void coverage_diff_plan(json_t *res, FILE *out);
+/* The same as a test list, one a line ('#' comments): check $(grep -v ^# FILE), fsagent-qualify's TEST... */
+void coverage_diff_list(json_t *res, FILE *out);

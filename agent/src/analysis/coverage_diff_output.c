@@ -71,36 +71,6 @@ void coverage_diff_text(json_t *res, FILE *out)
 			json_string_value(json_object_get(e, "why")));
 }
 
-void coverage_diff_plan(json_t *res, FILE *out)
-{
-	json_t *e, *group = json_object_get(res, "group");
-	size_t i, k;
-
-	fprintf(out, "# fsagent coverage --diff %s: %zu tests reach %lld of %lld changed lines of code\n",
-		json_string_value(json_object_get(res, "diff")), json_array_size(json_object_get(res, "tests")),
-		(long long)json_integer_value(json_object_get(res, "lines_reached")),
-		(long long)json_integer_value(json_object_get(res, "lines_code")));
-	fputs("tests =", out);
-	json_array_foreach(group, i, e)
-		fprintf(out, " %s", json_string_value(e));
-	json_array_foreach(json_object_get(res, "tests"), i, e) {
-		const char *t = json_string_value(json_object_get(e, "test"));
-		bool in = false;
-		json_t *g;
-
-		json_array_foreach(group, k, g)
-			in |= streq(json_string_value(g), t);
-		if (!in)
-			fprintf(out, " %s", t);
-	}
-	fputc('\n', out);
-}
-
-static const char *s_of(json_t *o, const char *k)
-{
-	return json_string_value(json_object_get(o, k)) ?: "";
-}
-
 static bool in_group(json_t *res, const char *test)
 {
 	json_t *g;
@@ -110,6 +80,59 @@ static bool in_group(json_t *res, const char *test)
 		if (streq(json_string_value(g), test))
 			return true;
 	return false;
+}
+
+/* The tests reaching the change, the group first, each once: fn(test, data). */
+static void each_test(json_t *res, void (*fn)(const char *test, void *data), void *data)
+{
+	json_t *e, *group = json_object_get(res, "group");
+	size_t i;
+
+	json_array_foreach(group, i, e)
+		fn(json_string_value(e), data);
+	json_array_foreach(json_object_get(res, "tests"), i, e) {
+		const char *t = json_string_value(json_object_get(e, "test"));
+
+		if (!in_group(res, t))
+			fn(t, data);
+	}
+}
+
+static void diff_header(json_t *res, FILE *out)
+{
+	fprintf(out, "# fsagent coverage --diff %s: %zu tests reach %lld of %lld changed lines of code\n",
+		json_string_value(json_object_get(res, "diff")), json_array_size(json_object_get(res, "tests")),
+		(long long)json_integer_value(json_object_get(res, "lines_reached")),
+		(long long)json_integer_value(json_object_get(res, "lines_code")));
+}
+
+static void put_word(const char *test, void *data)
+{
+	fprintf(data, " %s", test);
+}
+
+static void put_line(const char *test, void *data)
+{
+	fprintf(data, "%s\n", test);
+}
+
+void coverage_diff_plan(json_t *res, FILE *out)
+{
+	diff_header(res, out);
+	fputs("tests =", out);
+	each_test(res, put_word, out);
+	fputc('\n', out);
+}
+
+void coverage_diff_list(json_t *res, FILE *out)
+{
+	diff_header(res, out);
+	each_test(res, put_line, out);
+}
+
+static const char *s_of(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k)) ?: "";
 }
 
 /* One line of a hunk: its numbers, whether reached, by whom, its text. */

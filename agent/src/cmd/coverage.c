@@ -35,6 +35,11 @@ static void diff_plan_out(json_t *res, FILE *f)
 	coverage_diff_plan(res, f);
 }
 
+static void diff_list_out(json_t *res, FILE *f)
+{
+	coverage_diff_list(res, f);
+}
+
 static void diff_html_out(json_t *res, FILE *f)
 {
 	coverage_diff_html(res, f);
@@ -238,8 +243,8 @@ int cmd_coverage(int argc, char **argv)
 			       "                        [--plan FILE] [--json FILE]\n"
 			       "       fsagent coverage BUNDLES... --build DIR --report [--json FILE]\n"
 			       "       fsagent coverage BUNDLES... --build DIR --diff FILE|A..B [--git TREE]\n"
-			       "                        [--side base|result] [--by size|time] [--plan FILE]\n"
-			       "                        [--json FILE] [--html FILE]\n"
+			       "                        [--side base|result] [--by size|time] [--out FILE]\n"
+			       "                        [--plan FILE] [--json FILE] [--html FILE]\n"
 			       "From the gcov data each test saved (plan key coverage on a gcov kernel), the\n"
 			       "lines each test covers (TOOL, default gcov, with the .gcno files of DIR, the\n"
 			       "kernel's build directory) and the smallest (--by size) or fastest (--by time)\n"
@@ -259,7 +264,8 @@ int cmd_coverage(int argc, char **argv)
 			       "the diff's base (its removed and rewritten lines), or its result with --side\n"
 			       "result; with --git the bundles' kernel commit decides (A, B, or another commit\n"
 			       "whose lines are carried to A through git diff), and a diff file's blob ids are\n"
-			       "checked against it. --plan writes the tests as a plan, --json the result,\n"
+			       "checked against it. --out writes the tests as a list (the group first; for\n"
+			       "fsagent-qualify's TEST...), --plan as a plan, --json the result,\n"
 			       "--html a page with each hunk's lines marked reached or not, and by which tests.\n");
 			strv_free(history);
 			return 0;
@@ -313,6 +319,7 @@ int cmd_coverage(int argc, char **argv)
 		json_object_set_new(res, "kernel_commit", json_string(k));
 		coverage_diff_text(res, stdout);
 		if ((plan_out && write_output(plan_out, res, diff_plan_out) < 0) ||
+		    (out && write_output(out, res, diff_list_out) < 0) ||
 		    (html_out && write_output(html_out, res, diff_html_out) < 0) ||
 		    (json_out && write_output(json_out, res, dump_json) < 0))
 			goto out;
