@@ -72,6 +72,13 @@ static void emit_result(struct checkout *p, const char *test, const char *rest)
 	ev.verdict = checkout_parse_verdict(rest, &ev.seconds);
 	while (*rest == ' ')
 		rest++;
+	/* "18s ... [not run] why" (the time of a run before) or "-T" stamps first: the text from the verdict on */
+	if (ev.verdict == CV_NOTRUN || ev.verdict == CV_EXPUNGED) {
+		const char *v = strstr(rest, ev.verdict == CV_NOTRUN ? "[not run]" : "[expunged]");
+
+		if (v)
+			rest = v;
+	}
 	/* check prints "[failed, exit status N]" without a newline: the mismatch message is glued to it */
 	if (startswith(rest, glued) && (rb = strchr(rest, ']')) && rb[1] == '-') {
 		snprintf(text, sizeof(text), "%.*s %s", (int)(rb + 1 - rest), rest, rb + 1);

@@ -203,9 +203,12 @@ static void on_event(void *data, const struct checkout_event *ev)
 			    : ev->verdict == CV_NOTRUN	 ? TS_NOTRUN
 			    : ev->verdict == CV_EXPUNGED ? TS_EXPUNGED
 							 : TS_FAIL;
-		if (t->status == TS_NOTRUN)
-			snprintf(t->reason, sizeof(t->reason), "%s", ev->text + strlen("[not run] "));
-		else if (t->status == TS_FAIL)
+		if (t->status == TS_NOTRUN) {
+			/* checkout's text starts at "[not run]"; the reason after it, when there is one */
+			const char *why = startswith(ev->text, "[not run]") ? ev->text + strlen("[not run]") : ev->text;
+
+			snprintf(t->reason, sizeof(t->reason), "%s", why + strspn(why, " "));
+		} else if (t->status == TS_FAIL)
 			snprintf(t->reason, sizeof(t->reason), "%s", ev->text);
 		r->pending = i;
 		break;
