@@ -60,16 +60,20 @@ static char *slurp(const char *rel)
 
 static void test_order_and_stop(void **state)
 {
-	char step[256], why[512] = "", *order;
-	const char *step_argv[] = { "/bin/sh", "-c", step, NULL };
+	char step[256], unstep[256], quiet[256], why[512] = "", *order;
+	const char *step_argv[] = { "/bin/sh", "-c", step, NULL }, *unstep_argv[] = { "/bin/sh", "-c", unstep, NULL },
+		   *quiet_argv[] = { "/bin/sh", "-c", quiet, NULL };
 	struct supervisor *s;
 	struct daemon_spec d[3];
 
 	(void)state;
 	snprintf(step, sizeof(step), "cd %s && test -e ready-a && echo step b >>order", unit_dir);
-	d[0] = (struct daemon_spec){ "a", daemon_cmd("a"), probe_cmd("a"), false };
-	d[1] = (struct daemon_spec){ "b", step_argv, NULL, true };
-	d[2] = (struct daemon_spec){ "c", daemon_cmd("c"), probe_cmd("c"), false };
+	/* b's undoing, and c's stop command: each before c's TERM, b's after it, all before a's */
+	snprintf(unstep, sizeof(unstep), "cd %s && echo undo b >>order", unit_dir);
+	snprintf(quiet, sizeof(quiet), "cd %s && echo quiesce c >>order", unit_dir);
+	d[0] = (struct daemon_spec){ "a", daemon_cmd("a"), probe_cmd("a"), false, NULL };
+	d[1] = (struct daemon_spec){ "b", step_argv, NULL, true, unstep_argv };
+	d[2] = (struct daemon_spec){ "c", daemon_cmd("c"), probe_cmd("c"), false, quiet_argv };
 	assert_int_equal(supervisor_new(unit_dir, 10000, &s), 0);
 	assert_int_equal(supervisor_start(s, d, 3, why, sizeof(why)), 0);
 	/* each answered before the next began: the step saw a's file */
@@ -79,7 +83,12 @@ static void test_order_and_stop(void **state)
 	assert_int_equal(supervisor_check(s, why, sizeof(why)), 0);
 	supervisor_stop(s);
 	order = slurp("order");
-	assert_string_equal(order, "start a\nstep b\nstart c\nstop c\nstop a\n");
+	assert_string_equal(order, "start a\nstep b\nstart c\nquiesce c\nstop c\nundo b\nstop a\n");
+	free(order);
+	/* stopped once: a second stop runs nothing again */
+	supervisor_stop(s);
+	order = slurp("order");
+	assert_string_equal(order, "start a\nstep b\nstart c\nquiesce c\nstop c\nundo b\nstop a\n");
 	free(order);
 	/* the daemons' output went to their logs */
 	order = slurp("a.log");

@@ -22,6 +22,7 @@ struct daemon {
 	const struct daemon_spec *spec;
 	struct proc p;
 	bool running;
+	bool started; /* a step that ran (its stop command undoes it) */
 };
 
 struct supervisor {
@@ -79,35 +80,13 @@ static void log_path(const struct supervisor *s, const char *name, char *buf, si
 	snprintf(buf, size, "%s/%s.log", s->logdir, name);
 }
 
-/* Run argv with its output appended to the log fd; -1 on -errno, else 0 with *ret_status. */
-static int run_step(const char *const *argv, int fd, int timeout_ms, int *status)
-{
-	struct proc p = PROC_INIT;
-	int r;
-
-	p.argv = argv;
-	p.stdout_fd = fd;
-	p.stderr_fd = fd;
-	r = proc_start(&p);
-	if (r < 0)
-		return r;
-	r = proc_wait(&p, timeout_ms);
-	if (r == -ETIMEDOUT) {
-		proc_kill_group(&p, SIGKILL);
-		proc_wait(&p, -1);
-	}
-	*status = p.status;
-	proc_release(&p);
-	return r;
-}
-
 /* Start daemon d and wait until its probe answers. */
 static int start_one(struct supervisor *s, struct daemon *d, char *why, size_t ws)
 {
 	const struct daemon_spec *sp = d->spec;
 	char path[PATH_MAX + 64], last[512];
 	double deadline = utctime_monotonic() + s->ready_ms / 1000.0;
-	int fd, r, st = 0;
+	int fd, quiet, r, st = 0;
 
 	log_path(s, sp->name, path, sizeof(path));
 	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -117,8 +96,9 @@ static int start_one(struct supervisor *s, struct daemon *d, char *why, size_t w
 		return r;
 	}
 	if (sp->oneshot) {
-		r = run_step(sp->argv, fd, (int)s->ready_ms, &st);
+		r = proc_run_output(sp->argv, fd, (int)s->ready_ms, &st);
 		close(fd);
+		d->started = true; /* even a failed step may have half done its work */
 		if (r == 0 && st == 0)
 			return 0;
 		supervise_last_lines(path, 3, last, sizeof(last));
@@ -142,7 +122,8 @@ static int start_one(struct supervisor *s, struct daemon *d, char *why, size_t w
 		return r;
 	}
 	d->running = true;
-	for (;;) {
+	quiet = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	for (r = 0;;) {
 		int pr = 0, w = proc_wait(&d->p, 0);
 
 		/* exited; or gone without a status, reaped by PID 1's sweep of orphans */
@@ -150,26 +131,29 @@ static int start_one(struct supervisor *s, struct daemon *d, char *why, size_t w
 			if (w < 0)
 				d->p.status = -1;
 			d->running = false;
-			close(fd);
 			supervise_last_lines(path, 3, last, sizeof(last));
 			snprintf(why, ws, "%s exited with status %d before it answered; its last lines: %s", sp->name,
 				 d->p.status, last);
 			proc_release(&d->p);
-			return -ECHILD;
+			r = -ECHILD;
+			break;
 		}
-		if (!sp->ready || (run_step(sp->ready, fd, 5000, &pr) == 0 && pr == 0))
+		/* the probe's complaints while the daemon comes up are not the daemon's */
+		if (!sp->ready || (proc_run_output(sp->ready, quiet, 5000, &pr) == 0 && pr == 0))
 			break;
 		if (utctime_monotonic() > deadline) {
-			close(fd);
 			supervise_last_lines(path, 3, last, sizeof(last));
 			snprintf(why, ws, "%s did not answer in %u ms; its last lines: %s", sp->name, s->ready_ms,
 				 last);
-			return -ETIMEDOUT;
+			r = -ETIMEDOUT;
+			break;
 		}
 		nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000 }, NULL);
 	}
+	if (quiet >= 0)
+		close(quiet);
 	close(fd);
-	return 0;
+	return r;
 }
 
 int supervisor_start(struct supervisor *s, const struct daemon_spec *d, size_t n, char *why, size_t ws)
@@ -229,16 +213,35 @@ void supervisor_stop(struct supervisor *s)
 {
 	for (size_t i = s->n; i-- > 0;) {
 		struct daemon *d = &s->d[i];
+		char path[PATH_MAX + 64];
+		int st = 0, fd;
 
-		if (!d->running)
+		if (!d->running && !(d->started && d->spec->stop))
 			continue;
-		proc_kill_group(&d->p, SIGTERM);
-		if (proc_wait(&d->p, 5000) == -ETIMEDOUT) {
-			proc_kill_group(&d->p, SIGKILL);
-			proc_wait(&d->p, -1);
+		log_path(s, d->spec->name, path, sizeof(path));
+		fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		if (d->spec->stop) {
+			int r = proc_run_output(d->spec->stop, fd, (int)s->ready_ms, &st);
+
+			if (fd >= 0)
+				dprintf(fd, "-- fsagent: %s: %s %d\n", d->spec->stop[0],
+					r < 0 ? strerror(-r) : "status", r < 0 ? 0 : st);
+			d->started = false;
 		}
-		proc_release(&d->p);
-		d->running = false;
+		if (d->running) {
+			proc_kill_group(&d->p, SIGTERM);
+			if (proc_wait(&d->p, 5000) == -ETIMEDOUT) {
+				proc_kill_group(&d->p, SIGKILL);
+				proc_wait(&d->p, -1);
+			}
+			/* the end of its log says it was stopped, not that it died */
+			if (fd >= 0)
+				dprintf(fd, "-- fsagent: stopped (status %d)\n", d->p.status);
+			proc_release(&d->p);
+			d->running = false;
+		}
+		if (fd >= 0)
+			close(fd);
 	}
 }
 

@@ -13,8 +13,9 @@
  *     exit 0;
  *   - supervisor_check, between tests, finds the daemons that died, names
  *     them with their last lines and starts them again (probe included);
- *   - supervisor_stop stops them in reverse order: SIGTERM, SIGKILL after
- *     a grace; before the disks they serve are unmounted.
+ *   - supervisor_stop stops them in reverse order: each one's stop command
+ *     (a step's undoing: rpc.nfsd 0), then SIGTERM, SIGKILL after a grace;
+ *     before the disks they serve are unmounted.
  */
 #pragma once
 
@@ -26,6 +27,9 @@ struct daemon_spec {
 	const char *const *argv;  /* run in the foreground */
 	const char *const *ready; /* exits 0 once the daemon answers; NULL: started is ready */
 	bool oneshot;		  /* a step that runs to completion (exit 0) instead of a daemon */
+	/* run to completion at supervisor_stop before the daemon is signalled (rpc.nfsd 0 ends
+	 * the kernel's server threads a step started); NULL: none */
+	const char *const *stop;
 };
 
 struct supervisor;
@@ -48,7 +52,10 @@ int supervisor_start(struct supervisor *s, const struct daemon_spec *d, size_t n
  */
 int supervisor_check(struct supervisor *s, char *why, size_t whysize);
 
-/* Stop every daemon, the last started first. */
+/*
+ * Stop every daemon and undo every step, the last started first: its stop
+ * command (output in its log), then SIGTERM, SIGKILL after a grace.
+ */
 void supervisor_stop(struct supervisor *s);
 
 void supervisor_free(struct supervisor *s);

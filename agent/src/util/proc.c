@@ -149,10 +149,17 @@ void proc_release(struct proc *p)
 
 int proc_run(const char *const *argv, int timeout_ms, int *ret_status)
 {
+	return proc_run_output(argv, -1, timeout_ms, ret_status);
+}
+
+int proc_run_output(const char *const *argv, int out_fd, int timeout_ms, int *ret_status)
+{
 	struct proc p = PROC_INIT;
 	int r;
 
 	p.argv = argv;
+	p.stdout_fd = out_fd;
+	p.stderr_fd = out_fd;
 	r = proc_start(&p);
 	if (r < 0)
 		return r;

@@ -54,6 +54,8 @@ void proc_release(struct proc *p);
  * Returns 0 (the child ran; check status), -ETIMEDOUT or -errno.
  */
 int proc_run(const char *const *argv, int timeout_ms, int *ret_status);
+/* The same with its stdout and stderr on out_fd (-1: inherited). */
+int proc_run_output(const char *const *argv, int out_fd, int timeout_ms, int *ret_status);
 
 /* Reap every child that has exited, without waiting (PID 1 adopts orphans). */
 void proc_reap_exited(void);
