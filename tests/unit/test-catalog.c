@@ -12,14 +12,14 @@
 static void test_every_config_loads(void **state)
 {
 	char all[] = "all", **names = NULL, *v[] = { all, NULL }, err[256] = "";
-	const char *families[] = { "btrfs/",   "exfat/", "ext2/", "ext3/", "ext4/", "f2fs/",
-				   "overlay/", "tmpfs/", "udf/",  "vfat/", "xfs/" };
+	const char *families[] = { "btrfs/", "cifs/",	 "exfat/", "ext2/", "ext3/", "ext4/", "f2fs/",
+				   "nfs/",   "overlay/", "tmpfs/", "udf/",  "vfat/", "xfs/" };
 	size_t f = 0;
 
 	(void)state;
 	/* "all": every family's all, families in name order */
 	assert_int_equal(catalog_expand(CATALOG, v, &names, err, sizeof(err)), 0);
-	assert_int_equal(strv_length(names), 42);
+	assert_int_equal(strv_length(names), 49);
 	for (size_t i = 0; names[i]; i++) {
 		struct fs_config c;
 
@@ -223,6 +223,34 @@ static void test_sections(void **state)
 	free(s);
 }
 
+/* nfs and cifs over loopback: the guest's exports, the test and scratch disks holding them */
+static void test_loopback_sections(void **state)
+{
+	struct roles r = roles_with(true, true);
+	char *s;
+
+	(void)state;
+	s = section("nfs/loopback_v3", "-m reflink=1", "-o noac", &r);
+	assert_string_equal(s, "[nfs_loopback_v3]\n"
+			       "FSTYP=\"nfs\"\n"
+			       "TEST_DEV=\"localhost:/export/test\"\n"
+			       "SCRATCH_DEV=\"localhost:/export/scratch\"\n"
+			       "TEST_DIR=\"/mnt/test\"\n"
+			       "SCRATCH_MNT=\"/mnt/scratch\"\n"
+			       "MOUNT_OPTIONS=\"-o vers=3 -o noac\"\n"
+			       "TEST_FS_MOUNT_OPTS=\"-o vers=3 -o noac\"\n"
+			       "RESULT_BASE=\"/results/runs/x/fstests\"\n");
+	free(s);
+	/* every cifs mount names the credentials made at boot, in the same -o */
+	s = section("cifs/smb3_seal", NULL, NULL, &r);
+	assert_non_null(strstr(s, "TEST_DEV=\"//localhost/test\"\nSCRATCH_DEV=\"//localhost/scratch\"\n"));
+	assert_non_null(strstr(s, "MOUNT_OPTIONS=\"-o credentials=" CATALOG_SMB_CREDENTIALS
+				  ",noperm,vers=3.0,mfsymlinks,actimeo=0,seal\"\n"));
+	assert_non_null(strstr(s, "TEST_FS_MOUNT_OPTS=\"-o credentials=" CATALOG_SMB_CREDENTIALS ",noperm,"));
+	assert_null(strstr(s, "MKFS_OPTIONS"));
+	free(s);
+}
+
 /* devices = dax: test and scratch are the DAX roles' devices, not the disks */
 static void test_dax_section(void **state)
 {
@@ -280,6 +308,21 @@ static void test_bad(void **state)
 			 -EINVAL);
 	assert_string_equal(err, "f:2: key 'requires': CONFIG_XFS_WARP is not an option fsagent reads from the "
 				 "kernel's config (machine/caps.c)");
+	/* a network filesystem here is the guest's own server's, of a local export */
+	assert_int_equal(catalog_parse("nfs/x", "f", "fstype = nfs\nmount = -o vers=3\n", &c, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "f: key 'export': missing (the filesystem the guest's nfs server exports)");
+	assert_int_equal(catalog_parse("x/y", "f", "fstype = xfs\nexport = ext4\n", &c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "f: key 'export': only nfs and cifs configs export a filesystem");
+	assert_int_equal(catalog_parse("x/y", "f", "fstype = cifs\nexport = x-fs\n", &c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "f:2: key 'export': 'x-fs' is not a filesystem type");
+	assert_int_equal(
+		catalog_parse("x/y", "f", "fstype = nfs\nexport = xfs\ndevices = none\n", &c, err, sizeof(err)),
+		-EINVAL);
+	assert_string_equal(err, "f: key 'devices': not with export (the exports take the test and scratch devices)");
+	assert_int_equal(catalog_load(CATALOG, "nfs/loopback_ext4", &c, err, sizeof(err)), 0);
+	assert_string_equal(c.export_fstype, "ext4");
+	fs_config_release(&c);
 	/* overlay configs: the base fs formats, overlay's tests run */
 	assert_int_equal(catalog_load(CATALOG, "overlay/xfs", &c, err, sizeof(err)), 0);
 	assert_true(c.overlay);
@@ -308,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_expand),
 		cmocka_unit_test(test_unmet),
 		cmocka_unit_test(test_sections),
+		cmocka_unit_test(test_loopback_sections),
 		cmocka_unit_test(test_dax_section),
 		cmocka_unit_test(test_bad),
 	};

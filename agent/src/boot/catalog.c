@@ -49,14 +49,16 @@ int catalog_parse(const char *name, const char *file, const char *buf, struct fs
 
 		if (lines_key_value(&l, file, &key, &val, err, es) < 0)
 			goto bad;
-		if (streq(key, "fstype")) {
+		if (streq(key, "fstype") || streq(key, "export")) {
+			char *dst = streq(key, "fstype") ? c.fstype : c.export_fstype;
+
 			if (!*val || strlen(val) >= sizeof(c.fstype) ||
 			    strspn(val, "abcdefghijklmnopqrstuvwxyz0123456789") != strlen(val)) {
-				snprintf(err, es, "%s:%u: key 'fstype': '%s' is not a filesystem type", file, lineno,
+				snprintf(err, es, "%s:%u: key '%s': '%s' is not a filesystem type", file, lineno, key,
 					 val);
 				goto bad;
 			}
-			snprintf(c.fstype, sizeof(c.fstype), "%s", val);
+			snprintf(dst, sizeof(c.fstype), "%s", val);
 		} else if (streq(key, "mkfs")) {
 			r = set_str(&c.mkfs, val);
 		} else if (streq(key, "mount")) {
@@ -138,6 +140,20 @@ int catalog_parse(const char *name, const char *file, const char *buf, struct fs
 		goto nomem;
 	if (!c.fstype[0]) {
 		snprintf(err, es, "%s: key 'fstype': missing", file);
+		goto bad;
+	}
+	/* a network filesystem is tested here against the guest's own server, of what it exports */
+	if ((streq(c.fstype, "nfs") || streq(c.fstype, "cifs")) != !!c.export_fstype[0]) {
+		if (c.export_fstype[0])
+			snprintf(err, es, "%s: key 'export': only nfs and cifs configs export a filesystem", file);
+		else
+			snprintf(err, es, "%s: key 'export': missing (the filesystem the guest's %s server exports)",
+				 file, c.fstype);
+		goto bad;
+	}
+	if (c.export_fstype[0] && (c.devices || c.overlay)) {
+		snprintf(err, es, "%s: key '%s': not with export (the exports take the test and scratch devices)", file,
+			 c.overlay ? "overlay" : "devices");
 		goto bad;
 	}
 	*ret = c;
@@ -372,6 +388,24 @@ static char *join(const char *a, const char *b)
 	return r;
 }
 
+/* "-o a,b" -> "-o credentials=FILE,a,b"; anything else gets "-o credentials=FILE " before it. */
+static int with_credentials(char **opts)
+{
+	static const char cred[] = "credentials=" CATALOG_SMB_CREDENTIALS;
+	char *n = NULL;
+	int r;
+
+	if (startswith(*opts, "-o ") && (*opts)[3] && (*opts)[3] != ' ')
+		r = asprintf(&n, "-o %s,%s", cred, *opts + 3);
+	else
+		r = asprintf(&n, "-o %s%s%s", cred, **opts ? " " : "", *opts);
+	if (r < 0)
+		return -ENOMEM;
+	free(*opts);
+	*opts = n;
+	return 0;
+}
+
 static int put(FILE *out, const char *key, const char *value, char *err, size_t es)
 {
 	/* check's section parser strips '#...' and one pair of quotes, and evals the rest */
@@ -397,6 +431,10 @@ int catalog_write_section(const struct fs_config *c, const struct plan *p, const
 
 	if (!mkfs || !mnt || !tmnt)
 		return -ENOMEM;
+	/* every cifs mount fstests makes names the credentials (a test's own -o comes after) */
+	if (c->export_fstype[0] && streq(c->fstype, "cifs") &&
+	    ((r = with_credentials(&mnt)) < 0 || (r = with_credentials(&tmnt)) < 0))
+		return r;
 	if (!test && !(c->devices & CAT_DEV_NONE)) {
 		snprintf(err, es, "no test device");
 		return -EINVAL;
@@ -413,6 +451,14 @@ int catalog_write_section(const struct fs_config *c, const struct plan *p, const
 		r = put(out, "TEST_DEV", tdev, err, es);
 		if (!r)
 			r = put(out, "SCRATCH_DEV", sdev, err, es);
+	} else if (!r && c->export_fstype[0]) {
+		/* the guest's own server: nfs as HOST:/PATH, cifs as //HOST/SHARE (common/rc _require_scratch) */
+		const bool nfs = streq(c->fstype, "nfs");
+
+		r = put(out, "TEST_DEV", nfs ? "localhost:" CATALOG_EXPORT_TEST : "//localhost/test", err, es);
+		if (!r)
+			r = put(out, "SCRATCH_DEV", nfs ? "localhost:" CATALOG_EXPORT_SCRATCH : "//localhost/scratch",
+				err, es);
 	} else if (!r) {
 		r = put(out, "TEST_DEV", test->dev->devnode, err, es);
 	}
@@ -433,7 +479,7 @@ int catalog_write_section(const struct fs_config *c, const struct plan *p, const
 				return -ENOMEM;
 		}
 		r = put(out, "SCRATCH_DEV_POOL", pool, err, es);
-	} else if (!r && scratch && !(c->devices & CAT_DEV_NONE)) {
+	} else if (!r && scratch && !(c->devices & CAT_DEV_NONE) && !c->export_fstype[0]) {
 		r = put(out, "SCRATCH_DEV", scratch->dev->devnode, err, es);
 	}
 	if (!r)
@@ -448,7 +494,8 @@ int catalog_write_section(const struct fs_config *c, const struct plan *p, const
 		r = put(out, "SCRATCH_RTDEV", roles_get(roles, ROLE_RT)->dev->devnode, err, es);
 	if (!r && roles_get(roles, ROLE_LOGWRITES))
 		r = put(out, "LOGWRITES_DEV", roles_get(roles, ROLE_LOGWRITES)->dev->devnode, err, es);
-	if (!r)
+	/* a loopback config's mkfs options are the export's, fsagent's to use */
+	if (!r && !c->export_fstype[0])
 		r = put(out, "MKFS_OPTIONS", mkfs, err, es);
 	if (!r)
 		r = put(out, "MOUNT_OPTIONS", mnt, err, es);

@@ -30,7 +30,13 @@ struct fs_config {
 	char fstype[16]; /* "xfs" */
 	char *mkfs, *mount, *test_mount;
 	unsigned devices;
-	bool overlay;	 /* overlayfs over fstype (check -overlay): test and scratch hold the base fs */
+	bool overlay; /* overlayfs over fstype (check -overlay): test and scratch hold the base fs */
+	/*
+	 * nfs or cifs over loopback (boot/loopback.h): the local filesystem the
+	 * guest's own server exports, made (with mkfs) on the test and scratch
+	 * devices; "" for any other config
+	 */
+	char export_fstype[16];
 	char **requires; /* "dax", "config:XFS_RT", ... */
 };
 
@@ -65,6 +71,11 @@ const char *catalog_unmet(const struct fs_config *c, const struct catalog_machin
 /* The roles c's test and scratch devices have: test/scratch, dax_test/dax_scratch or zoned_test/zoned_scratch. */
 enum role catalog_test_role(const struct fs_config *c);
 enum role catalog_scratch_role(const struct fs_config *c);
+
+/* Where fstests mounts a loopback config's exports from, and the SMB credentials file its mounts name. */
+#define CATALOG_EXPORT_TEST "/export/test"
+#define CATALOG_EXPORT_SCRATCH "/export/scratch"
+#define CATALOG_SMB_CREDENTIALS "/run/fsagent/smb-credentials"
 
 /* The section name for c: "xfs_4k". */
 void catalog_section_name(const struct fs_config *c, char *buf, size_t size);
