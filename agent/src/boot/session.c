@@ -9,6 +9,7 @@
 #include "model/kmsg.h"
 #include "model/result.h"
 #include "boot/catalog.h"
+#include "boot/loopback.h"
 #include "machine/mkfs.h"
 #include "machine/mount.h"
 #include "model/plan.h"
@@ -57,6 +58,7 @@ struct session {
 	char rbase[PATH_MAX];	     /* check's RESULT_BASE: the bundle's fstests/ */
 	char cur[PATH_MAX];	     /* <results>/current-run: the run a crash resumes */
 	struct fs_config *fsc;	     /* per run_config */
+	struct loopback *server;     /* the running config's NFS or SMB server, or NULL */
 	struct run_config *rc;
 	size_t n;
 };
@@ -189,6 +191,9 @@ static int prepare(void *data, const struct run_config *rc, char *why, size_t si
 	if (unmet)
 		return 1;
 	test = roles_get(&s->inv->roles, catalog_test_role(c));
+	/* the last config's server lets go of the devices first */
+	loopback_stop(s->server);
+	s->server = NULL;
 	/* what check left mounted when it stopped early (a _fatal) would make mkfs refuse */
 	mount_umount("/mnt/test");
 	mount_umount("/mnt/scratch");
@@ -204,6 +209,18 @@ static int prepare(void *data, const struct run_config *rc, char *why, size_t si
 		if (asprintf(&opts, "%s %s", c->mkfs ? c->mkfs : "",
 			     s->plan->mkfs_options ? s->plan->mkfs_options : "") < 0)
 			return -ENOMEM;
+		if (c->export_fstype[0]) {
+			char logdir[PATH_MAX + 80], section[80];
+
+			/* the daemons' logs kept in the bundle; one that cannot start: the config is not run */
+			catalog_section_name(c, section, sizeof(section));
+			snprintf(logdir, sizeof(logdir), "%s/servers/%s", s->pg.dir, section);
+			fileio_mkdir_p("/mnt/test");
+			r = loopback_start(c, opts, test->dev->devnode,
+					   roles_get(&s->inv->roles, catalog_scratch_role(c))->dev->devnode, logdir,
+					   &s->server, why, size);
+			return r < 0 ? 1 : write_sections(s, c, rc, why, size);
+		}
 		r = mkfs_format(c->fstype, opts, test->dev->devnode, why, size);
 		/* overlay: check formats neither device, both must hold the base fs (README.overlay) */
 		if (r == 0 && c->overlay)
@@ -221,6 +238,18 @@ static int prepare(void *data, const struct run_config *rc, char *why, size_t si
 	/* check mounts TEST_DEV itself, with TEST_FS_MOUNT_OPTS */
 	mount_umount("/mnt/test");
 	return write_sections(s, c, rc, why, size);
+}
+
+/* Between tests: the loopback server's daemons that died, started again. */
+static int after_test(void *data, const struct run_config *rc, const char *test, char *note, size_t size)
+{
+	struct session *s = data;
+	int r;
+
+	(void)rc;
+	(void)test;
+	r = loopback_check(s->server, note, size);
+	return r != 0;
 }
 
 /*
@@ -375,6 +404,7 @@ static int execute(struct session *s, struct bundle *b, const struct plan_files 
 			       .configs = s->rc,
 			       .n_configs = s->n,
 			       .prepare = prepare,
+			       .after_test = after_test,
 			       .data = s };
 	char dst[PATH_MAX + 32];
 	unsigned bad = 0;
@@ -389,6 +419,9 @@ static int execute(struct session *s, struct bundle *b, const struct plan_files 
 	ro.ctx.caps = caps;
 	r = run_execute(&ro, b, &bad);
 	strv_free(caps);
+	/* the last config's server stopped and its exports unmounted before poweroff unmounts the rest */
+	loopback_stop(s->server);
+	s->server = NULL;
 	/* keep the fstests config fsagent wrote beside the bundle */
 	snprintf(dst, sizeof(dst), "%s/fstests.config", b->dir);
 	bundle_copy_file(s->host_options, dst);
@@ -535,7 +568,10 @@ int session_shell(const struct boot_config *cfg, struct inventory *inv, const ch
 	} else if (ready) {
 		/* the first config, prepared as a run prepares it, its test device then mounted to look at */
 		r = prepare(&s, &s.rc[0], err, sizeof(err));
-		if (r == 0) {
+		if (r == 0 && s.fsc[0].export_fstype[0]) {
+			snprintf(why, sizeof(why), "the guest's %s server exports %s and %s (%s); check mounts them",
+				 s.fsc[0].fstype, CATALOG_EXPORT_TEST, CATALOG_EXPORT_SCRATCH, s.fsc[0].export_fstype);
+		} else if (r == 0) {
 			const struct role_slot *test = roles_get(&inv->roles, catalog_test_role(&s.fsc[0]));
 			const char *dev =
 				test && !(s.fsc[0].devices & CAT_DEV_NONE) ? test->dev->devnode : s.fsc[0].fstype;
@@ -561,6 +597,7 @@ int session_shell(const struct boot_config *cfg, struct inventory *inv, const ch
 	r = shell_run(access(fstests, X_OK) == 0 ? fstests : "/", env, banner);
 	mount_umount("/mnt/test");
 	mount_umount("/mnt/scratch");
+	loopback_stop(s.server);
 	snprintf(summary, ss, "shell: exit status %d", r);
 	session_release(&s, sections);
 	plan_release(&plan);

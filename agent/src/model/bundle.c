@@ -442,6 +442,8 @@ int bundle_record_test(struct bundle *b, json_t *config, json_t *iteration, cons
 		return -ENOMEM;
 	if (t->timeout)
 		json_object_set_new(rec, "timeout", json_integer(t->timeout));
+	if (t->server[0])
+		json_object_set_new(rec, "server", json_string(t->server));
 	json_object_set_new(rec, "artifacts", copy_artifacts(b, bundle_config_name(config), iter, t, result_dir, rec));
 	if (t->has_coverage) {
 		char abs[PATH_MAX], rel[PATH_MAX];

@@ -54,6 +54,7 @@ struct test_result {
 	char *excerpt;			     /* the first lines of the diff (heap), or NULL */
 	unsigned findings[KMSG_FINDING_MAX]; /* kernel reports during the test */
 	char first_report[256];		     /* the first failing report line */
+	char server[512];		     /* a loopback server's daemons that died during it */
 	unsigned runs, fails;		     /* with reruns: K+1 runs, k failed */
 	bool without_lockdep;		     /* lockdep was off when it ran */
 	unsigned long long taint_before;     /* /proc/sys/kernel/tainted at its start */

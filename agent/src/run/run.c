@@ -148,6 +148,8 @@ static int on_result(void *data, struct test_result *t)
 					t->reason);
 		log_info("%s", line);
 	}
+	if (c->o->after_test && c->o->after_test(c->o->data, c->cfg, t->name, t->server, sizeof(t->server)) > 0)
+		log_warn("config '%s': during %s: %s", c->cfg->name, t->name, t->server);
 	r = bundle_record_test(c->b, c->config, c->iteration, t, c->result_dir);
 	if (r < 0)
 		log_err("record %s in bundle '%s' failed: %s", t->name, c->b->dir, strerror(-r));

@@ -42,6 +42,12 @@ struct run_opts {
 	 * holds the reason. NULL: every config runs.
 	 */
 	int (*prepare)(void *data, const struct run_config *cfg, char *why, size_t size);
+	/*
+	 * Called after each test, before its result is recorded: >0 when what
+	 * the config runs beside check (a loopback server) failed during it,
+	 * note saying what (recorded with the test as "server"). NULL: none.
+	 */
+	int (*after_test)(void *data, const struct run_config *cfg, const char *test, char *note, size_t size);
 	void *data;
 };
 

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Loopback NFS and SMB servers for the nfs and cifs configs (see loopback.h).
+ */
+#include "boot/loopback.h"
+#include "machine/mkfs.h"
+#include "machine/modules.h"
+#include "machine/mount.h"
+#include "run/supervise.h"
+#include "util/fileio.h"
+#include "util/log.h"
+#include "util/macro.h"
+#include "util/proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define READY_MS 60000 /* a daemon's time to answer, under software emulation too */
+
+struct loopback {
+	struct supervisor *sup;
+	bool mounted[2]; /* /export/test, /export/scratch */
+};
+
+/* rpcinfo asks rpcbind over TCP whether a program (by number) answers */
+#define RPC_PROBE(prog) ((const char *const[]){ "rpcinfo", "-t", "localhost", prog, NULL })
+
+static const struct daemon_spec nfs_v3[] = {
+	{ "rpcbind", (const char *const[]){ "rpcbind", "-f", NULL }, (const char *const[]){ "rpcinfo", "-p", NULL },
+	  false, NULL },
+	/* NSM: NFSv3's locks (lockd is the kernel's) */
+	{ "rpc.statd", (const char *const[]){ "rpc.statd", "-F", "--no-notify", NULL }, RPC_PROBE("100024"), false,
+	  NULL },
+	{ "exportfs", (const char *const[]){ "exportfs", "-ra", NULL }, NULL, true,
+	  (const char *const[]){ "exportfs", "-ua", NULL } },
+	{ "rpc.mountd", (const char *const[]){ "rpc.mountd", "-F", NULL }, RPC_PROBE("100005"), false, NULL },
+	/* the kernel's server threads; the grace period in which NFSv4 clients reclaim state, shortened */
+	{ "rpc.nfsd", (const char *const[]){ "rpc.nfsd", "--grace-time", "10", "8", NULL }, NULL, true,
+	  (const char *const[]){ "rpc.nfsd", "0", NULL } },
+};
+
+/* NFSv4 alone: no rpc.statd */
+static const struct daemon_spec nfs_v4[] = { nfs_v3[0], nfs_v3[2], nfs_v3[3], nfs_v3[4] };
+
+static const struct daemon_spec smb[] = {
+	{ "ksmbd.mountd", (const char *const[]){ "ksmbd.mountd", "--nodetach", NULL },
+	  /* the kernel's server listens on 445 (0x1BD) once ksmbd.mountd has started it */
+	  (const char *const[]){ "/bin/sh", "-c", "grep -q ':01BD 0\\{8,32\\}:0000 0A' /proc/net/tcp /proc/net/tcp6",
+				 NULL },
+	  false, (const char *const[]){ "ksmbd.control", "--shutdown", NULL } },
+};
+
+static const char *const exports[] = { CATALOG_EXPORT_TEST, CATALOG_EXPORT_SCRATCH };
+
+/* Whether c's client mounts NFSv3 (its options say vers=3 or nfsvers=3). */
+static bool nfs_v3_wanted(const struct fs_config *c)
+{
+	const char *m = c->mount ? c->mount : "";
+
+	return strstr(m, "vers=3") != NULL;
+}
+
+static int load_module(const char *name, char *why, size_t ws)
+{
+	struct modules *m = NULL;
+	struct utsname u;
+	int r;
+
+	if (uname(&u) < 0)
+		return -errno;
+	r = modules_new("", u.release, &m);
+	if (r == 0)
+		r = modules_load(m, name, true);
+	modules_free(m);
+	if (r < 0)
+		snprintf(why, ws, "kernel module %s: %s", name, r == -ENOENT ? "not in this kernel" : strerror(-r));
+	return r;
+}
+
+static int write_file(const char *path, const char *text, char *why, size_t ws)
+{
+	int r = fileio_mkdir_parent(path);
+
+	if (r == 0)
+		r = fileio_write_atomic(path, text, strlen(text));
+	if (r < 0)
+		snprintf(why, ws, "write '%s' failed: %s", path, strerror(-r));
+	return r;
+}
+
+static int nfs_setup(const struct fs_config *c, char *why, size_t ws)
+{
+	static const char *const dirs[] = { "/var/lib/nfs/sm", "/var/lib/nfs/sm.bak", "/var/lib/nfs/v4recovery",
+					    "/run/rpcbind" };
+	_cleanup_free_ char *text = NULL;
+	int r;
+
+	if (asprintf(&text,
+		     "# written by fsagent for config %s: the guest's own client mounts these\n"
+		     "%s\t*(rw,sync,insecure,no_root_squash,no_subtree_check)\n"
+		     "%s\t*(rw,sync,insecure,no_root_squash,no_subtree_check)\n",
+		     c->name, exports[0], exports[1]) < 0)
+		return -ENOMEM;
+	r = write_file("/etc/exports", text, why, ws);
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(dirs); i++)
+		r = fileio_mkdir_p(dirs[i]);
+	if (r == 0)
+		r = load_module("nfsd", why, ws);
+	if (r < 0)
+		return r;
+	/* exportfs and rpc.mountd talk to nfsd through its filesystem */
+	r = mount_device("nfsd", "/proc/fs/nfsd", "nfsd", NULL);
+	if (r < 0 && r != -EBUSY) {
+		snprintf(why, ws, "mount nfsd on /proc/fs/nfsd failed: %s", strerror(-r));
+		return r;
+	}
+	return 0;
+}
+
+static int smb_setup(const struct fs_config *c, const char *logdir, char *why, size_t ws)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char raw[12];
+	char pw[2 * sizeof(raw) + 1];
+	_cleanup_free_ char *conf = NULL, *cred = NULL;
+	char pwopt[64], log[PATH_MAX];
+	int r, fd, st = 0;
+
+	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw))
+		return -errno;
+	for (size_t i = 0; i < sizeof(raw); i++) {
+		pw[2 * i] = hex[raw[i] >> 4];
+		pw[2 * i + 1] = hex[raw[i] & 15];
+	}
+	pw[sizeof(pw) - 1] = '\0';
+	if (asprintf(&conf,
+		     "; written by fsagent for config %s: the guest's own client mounts these\n"
+		     "[global]\n\tserver string = fsagent\n\tserver signing = auto\n\tsmb3 encryption = auto\n"
+		     "[test]\n\tpath = %s\n\twriteable = yes\n"
+		     "[scratch]\n\tpath = %s\n\twriteable = yes\n",
+		     c->name, exports[0], exports[1]) < 0 ||
+	    asprintf(&cred, "username=root\npassword=%s\n", pw) < 0)
+		return -ENOMEM;
+	r = write_file("/etc/ksmbd/ksmbd.conf", conf, why, ws);
+	if (r == 0)
+		r = write_file(CATALOG_SMB_CREDENTIALS, cred, why, ws);
+	if (r < 0)
+		return r;
+	/* the user ksmbd maps to root, made again each boot with a password of its own */
+	unlink("/etc/ksmbd/ksmbdpwd.db");
+	snprintf(pwopt, sizeof(pwopt), "--password=%s", pw);
+	snprintf(log, sizeof(log), "%s/ksmbd.adduser.log", logdir);
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	r = proc_run_output((const char *const[]){ "ksmbd.adduser", "--add-user=root", pwopt, NULL }, fd, READY_MS,
+			    &st);
+	if (fd >= 0)
+		close(fd);
+	if (r < 0 || st != 0) {
+		char last[256];
+
+		supervise_last_lines(log, 2, last, sizeof(last));
+		snprintf(why, ws, "ksmbd.adduser root %s; its last lines: %s",
+			 r < 0 ? strerror(-r) : "exited with an error", last);
+		return r < 0 ? r : -EIO;
+	}
+	return load_module("ksmbd", why, ws);
+}
+
+/* Unmount the client's mounts check may have left, then the exports. */
+static void unmount_all(struct loopback *l)
+{
+	mount_umount("/mnt/test");
+	mount_umount("/mnt/scratch");
+	for (size_t i = 0; i < ARRAY_SIZE(exports); i++) {
+		int r;
+
+		if (!l->mounted[i])
+			continue;
+		r = mount_umount(exports[i]);
+		if (r < 0)
+			log_warn("umount %s failed: %s", exports[i], strerror(-r));
+		l->mounted[i] = false;
+	}
+}
+
+void loopback_stop(struct loopback *l)
+{
+	if (!l)
+		return;
+	if (l->sup)
+		supervisor_stop(l->sup);
+	unmount_all(l);
+	supervisor_free(l->sup);
+	free(l);
+}
+
+int loopback_start(const struct fs_config *c, const char *mkfs_options, const char *test_dev, const char *scratch_dev,
+		   const char *logdir, struct loopback **ret, char *why, size_t ws)
+{
+	const char *devs[] = { test_dev, scratch_dev };
+	const bool nfs = streq(c->fstype, "nfs");
+	struct loopback *l = calloc(1, sizeof(*l));
+	int r;
+
+	*ret = NULL;
+	if (!l)
+		return -ENOMEM;
+	for (size_t i = 0; i < ARRAY_SIZE(devs); i++) {
+		r = mkfs_format(c->export_fstype, mkfs_options, devs[i], why, ws);
+		if (r < 0)
+			goto fail;
+		r = mount_device(devs[i], exports[i], c->export_fstype, NULL);
+		if (r < 0) {
+			snprintf(why, ws, "mount '%s' (%s) on %s failed: %s", devs[i], c->export_fstype, exports[i],
+				 strerror(-r));
+			goto fail;
+		}
+		l->mounted[i] = true;
+	}
+	r = fileio_mkdir_p(logdir);
+	if (r == 0)
+		r = nfs ? nfs_setup(c, why, ws) : smb_setup(c, logdir, why, ws);
+	if (r == 0)
+		r = supervisor_new(logdir, READY_MS, &l->sup);
+	if (r < 0)
+		goto fail;
+	if (!nfs)
+		r = supervisor_start(l->sup, smb, ARRAY_SIZE(smb), why, ws);
+	else if (nfs_v3_wanted(c))
+		r = supervisor_start(l->sup, nfs_v3, ARRAY_SIZE(nfs_v3), why, ws);
+	else
+		r = supervisor_start(l->sup, nfs_v4, ARRAY_SIZE(nfs_v4), why, ws);
+	if (r < 0)
+		goto fail;
+	*ret = l;
+	return 0;
+fail:
+	if (!why[0])
+		snprintf(why, ws, "%s server: %s", c->fstype, strerror(-r));
+	loopback_stop(l);
+	return r;
+}
+
+int loopback_check(struct loopback *l, char *why, size_t ws)
+{
+	return l && l->sup ? supervisor_check(l->sup, why, ws) : 0;
+}
