@@ -51,11 +51,11 @@ static const struct daemon_spec nfs_v3[] = {
 static const struct daemon_spec nfs_v4[] = { nfs_v3[0], nfs_v3[2], nfs_v3[3], nfs_v3[4] };
 
 static const struct daemon_spec smb[] = {
-	{ "ksmbd.mountd", (const char *const[]){ "ksmbd.mountd", "--nodetach", NULL },
-	  /* the kernel's server listens on 445 (0x1BD) once ksmbd.mountd has started it */
+	{ "smbd", (const char *const[]){ "smbd", "--foreground", "--no-process-group", "--debug-stdout", NULL },
+	  /* it answers once it listens on 445 (0x1BD) */
 	  (const char *const[]){ "/bin/sh", "-c", "grep -q ':01BD 0\\{8,32\\}:0000 0A' /proc/net/tcp /proc/net/tcp6",
 				 NULL },
-	  false, (const char *const[]){ "ksmbd.control", "--shutdown", NULL } },
+	  false, NULL },
 };
 
 static const char *const exports[] = { CATALOG_EXPORT_TEST, CATALOG_EXPORT_SCRATCH };
@@ -112,8 +112,11 @@ static int nfs_setup(const struct fs_config *c, char *why, size_t ws)
 	r = write_file("/etc/exports", text, why, ws);
 	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(dirs); i++)
 		r = fileio_mkdir_p(dirs[i]);
+	/* the server and the client, by name (built in: their filesystems say so): a missing one is named here */
 	if (r == 0)
 		r = load_module("nfsd", why, ws);
+	if (r == 0)
+		r = load_module("nfs", why, ws);
 	if (r < 0)
 		return r;
 	/* exportfs and rpc.mountd talk to nfsd through its filesystem */
@@ -129,9 +132,8 @@ static int smb_setup(const struct fs_config *c, const char *logdir, char *why, s
 {
 	static const char hex[] = "0123456789abcdef";
 	unsigned char raw[12];
-	char pw[2 * sizeof(raw) + 1];
+	char pw[2 * sizeof(raw) + 1], log[PATH_MAX], script[128];
 	_cleanup_free_ char *conf = NULL, *cred = NULL;
-	char pwopt[64], log[PATH_MAX];
 	int r, fd, st = 0;
 
 	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw))
@@ -141,37 +143,42 @@ static int smb_setup(const struct fs_config *c, const char *logdir, char *why, s
 		pw[2 * i + 1] = hex[raw[i] & 15];
 	}
 	pw[sizeof(pw) - 1] = '\0';
+	/* a standalone server of two shares to the guest itself: no NetBIOS, printers or guest access */
 	if (asprintf(&conf,
-		     "; written by fsagent for config %s: the guest's own client mounts these\n"
-		     "[global]\n\tserver string = fsagent\n\tserver signing = auto\n\tsmb3 encryption = auto\n"
-		     "[test]\n\tpath = %s\n\twriteable = yes\n"
-		     "[scratch]\n\tpath = %s\n\twriteable = yes\n",
+		     "# written by fsagent for config %s: the guest's own client mounts these\n"
+		     "[global]\n\tserver role = standalone server\n\tmap to guest = never\n"
+		     "\tsmb ports = 445\n\tdisable netbios = yes\n\tload printers = no\n"
+		     "\tprinting = bsd\n\tprintcap name = /dev/null\n\tdisable spoolss = yes\n"
+		     "[test]\n\tpath = %s\n\tread only = no\n"
+		     "[scratch]\n\tpath = %s\n\tread only = no\n",
 		     c->name, exports[0], exports[1]) < 0 ||
 	    asprintf(&cred, "username=root\npassword=%s\n", pw) < 0)
 		return -ENOMEM;
-	r = write_file("/etc/ksmbd/ksmbd.conf", conf, why, ws);
+	r = load_module("cifs", why, ws);
+	if (r == 0)
+		r = write_file("/etc/samba/smb.conf", conf, why, ws);
 	if (r == 0)
 		r = write_file(CATALOG_SMB_CREDENTIALS, cred, why, ws);
+	for (size_t i = 0; r == 0 && i < 3; i++)
+		r = fileio_mkdir_p((const char *[]){ "/var/lib/samba/private", "/run/samba", "/var/log/samba" }[i]);
 	if (r < 0)
 		return r;
-	/* the user ksmbd maps to root, made again each boot with a password of its own */
-	unlink("/etc/ksmbd/ksmbdpwd.db");
-	snprintf(pwopt, sizeof(pwopt), "--password=%s", pw);
-	snprintf(log, sizeof(log), "%s/ksmbd.adduser.log", logdir);
+	/* root's SMB password, made again each boot (smbpasswd reads it twice from stdin) */
+	snprintf(script, sizeof(script), "printf '%%s\\n%%s\\n' %s %s | smbpasswd -s -a root", pw, pw);
+	snprintf(log, sizeof(log), "%s/smbpasswd.log", logdir);
 	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	r = proc_run_output((const char *const[]){ "ksmbd.adduser", "--add-user=root", pwopt, NULL }, fd, READY_MS,
-			    &st);
+	r = proc_run_output((const char *const[]){ "/bin/sh", "-c", script, NULL }, fd, READY_MS, &st);
 	if (fd >= 0)
 		close(fd);
 	if (r < 0 || st != 0) {
 		char last[256];
 
 		supervise_last_lines(log, 2, last, sizeof(last));
-		snprintf(why, ws, "ksmbd.adduser root %s; its last lines: %s",
+		snprintf(why, ws, "smbpasswd -a root %s; its last lines: %s",
 			 r < 0 ? strerror(-r) : "exited with an error", last);
 		return r < 0 ? r : -EIO;
 	}
-	return load_module("ksmbd", why, ws);
+	return 0;
 }
 
 /* Unmount the client's mounts check may have left, then the exports. */

@@ -8,9 +8,9 @@
  *     exports in /etc/exports), its daemons started in order and waited
  *     for: rpcbind, rpc.statd (for NFSv3's locks), exportfs, rpc.mountd,
  *     rpc.nfsd (a 10 s NFSv4 grace period, not 90);
- *   - cifs: the kernel's SMB server ksmbd with ksmbd.mountd, shares test
- *     and scratch, a user made at boot with a random password (the
- *     credentials file fstests' mounts name, CATALOG_SMB_CREDENTIALS);
+ *   - cifs: Samba's smbd, shares test and scratch, root's SMB password
+ *     made at boot at random (in the credentials file fstests' mounts
+ *     name, CATALOG_SMB_CREDENTIALS);
  *   - kept running by the supervisor (run/supervise.h) and all of it undone
  *     (servers stopped, then the exports unmounted) before the next config
  *     formats the devices, or the machine powers off.
