@@ -161,6 +161,23 @@ static int write_sections(struct session *s, const struct fs_config *c, const st
 	return 0;
 }
 
+/*
+ * Which driver serves an ext2 or ext3 format (why gets it, for the record):
+ * ext3's own driver left Linux in 4.3, the ext4 driver serves it since;
+ * ext2's own serves ext2 where it is built (CONFIG_EXT2_FS), else the ext4
+ * driver does (CONFIG_EXT4_USE_FOR_EXT2).
+ */
+static void ext_driver(const struct session *s, const struct fs_config *c, char *why, size_t size)
+{
+	const json_t *opts = json_object_get(json_object_get(s->inv->doc, "kconfig"), "options");
+	const char *ext2 = json_string_value(json_object_get(opts, "EXT2_FS"));
+	const bool own = streq(c->fstype, "ext2") && ext2 && !streq(ext2, "n");
+
+	why[0] = '\0';
+	if (streq(c->fstype, "ext2") || streq(c->fstype, "ext3"))
+		snprintf(why, size, "the %s format on the %s driver", c->fstype, own ? "ext2" : "ext4");
+}
+
 /* Format the test device, check it mounts, and write the config's section. */
 static int prepare(void *data, const struct run_config *rc, char *why, size_t size)
 {
@@ -190,6 +207,7 @@ static int prepare(void *data, const struct run_config *rc, char *why, size_t si
 	strv_free(caps);
 	if (unmet)
 		return 1;
+	why[0] = '\0'; /* from here: on success, what serves the config, if anything */
 	test = roles_get(&s->inv->roles, catalog_test_role(c));
 	/* the last config's server lets go of the devices first */
 	loopback_stop(s->server);
@@ -216,10 +234,17 @@ static int prepare(void *data, const struct run_config *rc, char *why, size_t si
 			catalog_section_name(c, section, sizeof(section));
 			snprintf(logdir, sizeof(logdir), "%s/servers/%s", s->pg.dir, section);
 			fileio_mkdir_p("/mnt/test");
-			r = loopback_start(c, opts, test->dev->devnode,
-					   roles_get(&s->inv->roles, catalog_scratch_role(c))->dev->devnode, logdir,
-					   &s->server, why, size);
-			return r < 0 ? 1 : write_sections(s, c, rc, why, size);
+			const char *sdev = roles_get(&s->inv->roles, catalog_scratch_role(c))->dev->devnode;
+
+			r = loopback_start(c, opts, test->dev->devnode, sdev, logdir, &s->server, why, size);
+			if (r < 0)
+				return 1;
+			r = write_sections(s, c, rc, why, size);
+			if (r == 0)
+				snprintf(why, size, "the guest's %s server, exporting %s on %s and %s",
+					 streq(c->fstype, "nfs") ? "NFS" : "SMB (Samba)", c->export_fstype,
+					 test->dev->devnode, sdev);
+			return r;
 		}
 		r = mkfs_format(c->fstype, opts, test->dev->devnode, why, size);
 		/* overlay: check formats neither device, both must hold the base fs (README.overlay) */
@@ -237,7 +262,10 @@ static int prepare(void *data, const struct run_config *rc, char *why, size_t si
 	}
 	/* check mounts TEST_DEV itself, with TEST_FS_MOUNT_OPTS */
 	mount_umount("/mnt/test");
-	return write_sections(s, c, rc, why, size);
+	r = write_sections(s, c, rc, why, size);
+	if (r == 0)
+		ext_driver(s, c, why, size);
+	return r;
 }
 
 /* Between tests: the loopback server's daemons that died, started again. */

@@ -40,6 +40,7 @@ static const char *const kconfig_keys[] = {
 	"CONFIG_F2FS_FS",
 	"CONFIG_F2FS_FS_COMPRESSION",
 	"CONFIG_EXT4_USE_FOR_EXT2",
+	"CONFIG_EXT2_FS",
 	"CONFIG_EXFAT_FS",
 	"CONFIG_VFAT_FS",
 	"CONFIG_UDF_FS",

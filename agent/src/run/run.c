@@ -487,10 +487,15 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 				clock_gettime(CLOCK_MONOTONIC, &t0);
 				p = o->prepare(o->data, c.cfg, err, sizeof(err));
 				clock_gettime(CLOCK_MONOTONIC, &t1);
-				if (p == 0)
-					log_info("config '%s' prepared (mkfs, mount check) in %ld ms", c.cfg->name,
+				if (p == 0) {
+					log_info("config '%s' prepared in %ld ms%s%s", c.cfg->name,
 						 (long)((t1.tv_sec - t0.tv_sec) * 1000 +
-							(t1.tv_nsec - t0.tv_nsec) / 1000000));
+							(t1.tv_nsec - t0.tv_nsec) / 1000000),
+						 err[0] ? ": " : "", err);
+					/* what serves it (a driver, a server), for the record */
+					if (err[0])
+						json_object_set_new(c.config, "setup", json_string(err));
+				}
 				if (p != 0) {
 					/* a config the machine cannot serve is not a failure */
 					log_info("config '%s' %s: %s", c.cfg->name, p > 0 ? "not run" : "failed", err);

@@ -38,8 +38,9 @@ struct run_opts {
 	size_t n_configs;
 	/*
 	 * Called before a config runs (format devices, check they mount):
-	 * 0 to run it, >0 to record it not run, <0 to record an error; why
-	 * holds the reason. NULL: every config runs.
+	 * 0 to run it (why, when not empty, says what serves it: recorded
+	 * as the config's "setup"), >0 to record it not run, <0 to record an
+	 * error; why holds the reason. NULL: every config runs.
 	 */
 	int (*prepare)(void *data, const struct run_config *cfg, char *why, size_t size);
 	/*
