@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +23,31 @@ static void test_status(void **state)
 	assert_int_equal(st, 3);
 	assert_int_equal(proc_run(k, 5000, &st), 0);
 	assert_int_equal(st, 128 + SIGKILL);
+}
+
+/* PID 1's sweep reaps every child that exits: one of proc_start's keeps its status for proc_wait */
+static void test_status_kept_through_sweep(void **state)
+{
+	const char *const f[] = { "sh", "-c", "exit 3", NULL }, *const k[] = { "sh", "-c", "kill -9 $$", NULL };
+	struct proc a = PROC_INIT, b = PROC_INIT;
+	siginfo_t si;
+
+	(void)state;
+	a.argv = f;
+	b.argv = k;
+	assert_int_equal(proc_start(&a), 0);
+	assert_int_equal(proc_start(&b), 0);
+	/* both gone (waited for without reaping), then swept */
+	assert_int_equal(waitid(P_PID, (id_t)a.pid, &si, WEXITED | WNOWAIT), 0);
+	assert_int_equal(waitid(P_PID, (id_t)b.pid, &si, WEXITED | WNOWAIT), 0);
+	proc_reap_exited();
+	assert_int_equal(waitpid(a.pid, NULL, WNOHANG), -1); /* the sweep took it */
+	assert_int_equal(proc_wait(&a, 1000), 0);
+	assert_int_equal(a.status, 3);
+	assert_int_equal(proc_wait(&b, 1000), 0);
+	assert_int_equal(b.status, 128 + SIGKILL);
+	proc_release(&a);
+	proc_release(&b);
 }
 
 static void test_exec_error(void **state)
@@ -104,9 +130,8 @@ static void test_redirect(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_status),
-		cmocka_unit_test(test_exec_error),
-		cmocka_unit_test(test_timeout_kills_group),
+		cmocka_unit_test(test_status),	   cmocka_unit_test(test_status_kept_through_sweep),
+		cmocka_unit_test(test_exec_error), cmocka_unit_test(test_timeout_kills_group),
 		cmocka_unit_test(test_redirect),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -60,6 +60,44 @@ fail:
 	_exit(127);
 }
 
+/*
+ * The children proc_start made and nobody has waited for yet. As PID 1,
+ * fsagent reaps whatever exits (proc_reap_exited: orphans are its
+ * children too), its own children included; their statuses are kept here
+ * for their proc_wait. At most KEPT_MAX at once; beyond, a sweep may take a
+ * status (proc_wait then says -ECHILD).
+ */
+#define KEPT_MAX 64
+static struct {
+	pid_t pid;
+	int status;
+	bool exited;
+} kept[KEPT_MAX];
+
+static int kept_index(pid_t pid)
+{
+	for (int i = 0; i < KEPT_MAX; i++)
+		if (kept[i].pid == pid)
+			return i;
+	return -1;
+}
+
+static void keep(pid_t pid)
+{
+	int i = kept_index(0);
+
+	if (i >= 0)
+		kept[i].pid = pid, kept[i].status = 0, kept[i].exited = false;
+}
+
+static void unkeep(pid_t pid)
+{
+	int i = pid > 0 ? kept_index(pid) : -1;
+
+	if (i >= 0)
+		kept[i].pid = 0;
+}
+
 int proc_start(struct proc *p)
 {
 	int pipefd[2], e = 0;
@@ -90,6 +128,7 @@ int proc_start(struct proc *p)
 		return -e;
 	}
 	p->pidfd = pidfd_open_(p->pid);
+	keep(p->pid);
 	return 0;
 }
 
@@ -101,11 +140,23 @@ static int reap(struct proc *p, bool block)
 	do
 		r = waitpid(p->pid, &st, block ? 0 : WNOHANG);
 	while (r < 0 && errno == EINTR);
+	if (r < 0 && errno == ECHILD) {
+		/* reaped by a sweep: its status was kept */
+		int i = kept_index(p->pid);
+
+		if (i < 0 || !kept[i].exited)
+			return -ECHILD;
+		p->status = kept[i].status;
+		kept[i].pid = 0;
+		p->pid = -1;
+		return 0;
+	}
 	if (r < 0)
 		return -errno;
 	if (r == 0)
 		return -ETIMEDOUT;
 	p->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	unkeep(p->pid);
 	p->pid = -1;
 	return 0;
 }
@@ -142,6 +193,7 @@ int proc_kill_group(struct proc *p, int sig)
 
 void proc_release(struct proc *p)
 {
+	unkeep(p->pid);
 	if (p->pidfd >= 0)
 		close(p->pidfd);
 	p->pidfd = -1;
@@ -181,6 +233,18 @@ int proc_run_output(const char *const *argv, int out_fd, int timeout_ms, int *re
 
 void proc_reap_exited(void)
 {
-	while (waitpid(-1, NULL, WNOHANG) > 0)
-		;
+	for (;;) {
+		siginfo_t si;
+		int i;
+
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG) < 0 || si.si_pid == 0)
+			break;
+		/* one of ours: its status kept for its proc_wait */
+		i = kept_index(si.si_pid);
+		if (i >= 0) {
+			kept[i].status = si.si_code == CLD_EXITED ? si.si_status : 128 + si.si_status;
+			kept[i].exited = true;
+		}
+	}
 }

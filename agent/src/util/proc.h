@@ -57,5 +57,8 @@ int proc_run(const char *const *argv, int timeout_ms, int *ret_status);
 /* The same with its stdout and stderr on out_fd (-1: inherited). */
 int proc_run_output(const char *const *argv, int out_fd, int timeout_ms, int *ret_status);
 
-/* Reap every child that has exited, without waiting (PID 1 adopts orphans). */
+/*
+ * Reap every child that has exited, without waiting (PID 1 adopts orphans);
+ * those proc_start made keep their status for their proc_wait.
+ */
 void proc_reap_exited(void);
