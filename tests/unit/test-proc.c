@@ -31,6 +31,7 @@ static void test_status_kept_through_sweep(void **state)
 	const char *const f[] = { "sh", "-c", "exit 3", NULL }, *const k[] = { "sh", "-c", "kill -9 $$", NULL };
 	struct proc a = PROC_INIT, b = PROC_INIT;
 	siginfo_t si;
+	int st;
 
 	(void)state;
 	a.argv = f;
@@ -46,6 +47,23 @@ static void test_status_kept_through_sweep(void **state)
 	assert_int_equal(a.status, 3);
 	assert_int_equal(proc_wait(&b, 1000), 0);
 	assert_int_equal(b.status, 128 + SIGKILL);
+	proc_release(&a);
+	proc_release(&b);
+	/* the runner's sweep, waiting for check: its status given there, no one else's taken */
+	a = (struct proc)PROC_INIT;
+	b = (struct proc)PROC_INIT;
+	a.argv = f;
+	b.argv = k;
+	assert_int_equal(proc_start(&a), 0);
+	assert_int_equal(proc_start(&b), 0);
+	assert_int_equal(waitid(P_PID, (id_t)a.pid, &si, WEXITED | WNOWAIT), 0);
+	assert_int_equal(waitid(P_PID, (id_t)b.pid, &si, WEXITED | WNOWAIT), 0);
+	st = -1;
+	assert_true(proc_sweep(b.pid, &st));
+	assert_int_equal(st, 128 + SIGKILL);
+	assert_false(proc_sweep(b.pid, &st));
+	assert_int_equal(proc_wait(&a, 1000), 0);
+	assert_int_equal(a.status, 3);
 	proc_release(&a);
 	proc_release(&b);
 }

@@ -270,21 +270,6 @@ static void sysrq(char c)
 	close(fd);
 }
 
-/* Reap everything that exited; returns true when check itself did. */
-static bool reap(pid_t check, int *status)
-{
-	bool done = false;
-	pid_t p;
-	int st;
-
-	while ((p = waitpid(-1, &st, WNOHANG)) > 0)
-		if (p == check) {
-			*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-			done = true;
-		}
-	return done;
-}
-
 /* Wait up to ms for every process of the group to be gone (reaping them). */
 static bool group_gone(struct proc *p, unsigned ms)
 {
@@ -292,7 +277,7 @@ static bool group_gone(struct proc *p, unsigned ms)
 	int st;
 
 	while (utctime_monotonic() < deadline) {
-		reap(p->pid, &st);
+		proc_sweep(p->pid, &st);
 		if (kill(-p->pid, 0) < 0 && errno == ESRCH)
 			return true;
 		usleep(50000);
@@ -313,7 +298,7 @@ static bool wait_exit(struct proc *p, struct checkout *co, int outfd, unsigned m
 		poll(pfd, 2, 100);
 		while ((n = read(outfd, buf, sizeof(buf))) > 0)
 			checkout_feed(co, buf, (size_t)n);
-		if (reap(p->pid, status))
+		if (proc_sweep(p->pid, status))
 			return true;
 	}
 	return false;
@@ -443,7 +428,7 @@ static int run_batch(struct run *r, size_t first)
 		while ((n = read(pipefd[0], buf, sizeof(buf))) > 0)
 			checkout_feed(&co, buf, (size_t)n);
 		drain_kmsg(r);
-		if (reap(p.pid, &status)) {
+		if (proc_sweep(p.pid, &status)) {
 			while ((n = read(pipefd[0], buf, sizeof(buf))) > 0)
 				checkout_feed(&co, buf, (size_t)n);
 			checkout_finish(&co);

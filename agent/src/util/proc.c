@@ -231,20 +231,34 @@ int proc_run_output(const char *const *argv, int out_fd, int timeout_ms, int *re
 	return r;
 }
 
-void proc_reap_exited(void)
+bool proc_sweep(pid_t want, int *status)
 {
+	bool found = false;
+
 	for (;;) {
 		siginfo_t si;
-		int i;
+		int st, i;
 
 		memset(&si, 0, sizeof(si));
 		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG) < 0 || si.si_pid == 0)
 			break;
-		/* one of ours: its status kept for its proc_wait */
+		st = si.si_code == CLD_EXITED ? si.si_status : 128 + si.si_status;
 		i = kept_index(si.si_pid);
-		if (i >= 0) {
-			kept[i].status = si.si_code == CLD_EXITED ? si.si_status : 128 + si.si_status;
+		if (si.si_pid == want) {
+			*status = st;
+			found = true;
+			if (i >= 0)
+				kept[i].pid = 0;
+		} else if (i >= 0) {
+			/* one of ours: its status kept for its proc_wait */
+			kept[i].status = st;
 			kept[i].exited = true;
 		}
 	}
+	return found;
+}
+
+void proc_reap_exited(void)
+{
+	proc_sweep(0, NULL);
 }

@@ -62,3 +62,5 @@ int proc_run_output(const char *const *argv, int out_fd, int timeout_ms, int *re
  * those proc_start made keep their status for their proc_wait.
  */
 void proc_reap_exited(void);
+/* The same, telling whether want was among them (*status: its status; it is no one's to wait for). */
+bool proc_sweep(pid_t want, int *status);
