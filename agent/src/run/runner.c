@@ -52,12 +52,13 @@ struct run {
 	const struct runner_opts *o;
 	struct test_result *tests;
 	size_t n;
-	size_t first;	   /* the first test of this check batch */
-	ssize_t running;   /* index of the test check is running, -1 */
-	ssize_t pending;   /* a test with a verdict awaiting finalisation */
-	ssize_t kmsg_test; /* the test the kernel log is attributed to */
-	double started_at; /* monotonic seconds */
-	int verdict_seen;  /* results seen for the running test (reruns repeat them) */
+	size_t first;		/* the first test of this check batch */
+	ssize_t running;	/* index of the test check is running, -1 */
+	ssize_t pending;	/* a test with a verdict awaiting finalisation */
+	ssize_t kmsg_test;	/* the test the kernel log is attributed to */
+	double started_at;	/* monotonic seconds */
+	unsigned setup_timeout; /* the last batch's check was killed in its setup after this many s */
+	int verdict_seen;	/* results seen for the running test (reruns repeat them) */
 	struct kmsg_reader kmsg;
 	bool have_kmsg;
 	int stop;	      /* nonzero from on_result */
@@ -338,14 +339,13 @@ static void check_argv(struct run *r, size_t first, char ***argv, char ***names)
  * Returns whether check and everything of the test went (false: a process
  * is stuck in the kernel).
  */
-static bool time_out(struct run *r, struct proc *p, struct checkout *co, int fd, unsigned limit, int *status)
+/* Blocked tasks dumped, check's whole group killed (TERM, then KILL); false when a process of it will not die. */
+static bool kill_check(struct run *r, struct proc *p, struct checkout *co, int fd, int *status)
 {
 	const struct runner_opts *o = r->o;
-	struct test_result *t = &r->tests[r->running];
 	unsigned dead_wait = o->dead_wait_ms ? o->dead_wait_ms : 10000;
 	bool exited;
 
-	log_warn("test '%s' timed out after %u s, killing check", t->name, limit);
 	if (o->sysrq)
 		sysrq('w');
 	proc_kill_group(p, SIGTERM);
@@ -357,6 +357,16 @@ static bool time_out(struct run *r, struct proc *p, struct checkout *co, int fd,
 	if (exited && !group_gone(p, dead_wait))
 		exited = false; /* a process of the test is stuck in the kernel */
 	drain_kmsg(r);
+	return exited;
+}
+
+static bool time_out(struct run *r, struct proc *p, struct checkout *co, int fd, unsigned limit, int *status)
+{
+	struct test_result *t = &r->tests[r->running];
+	bool exited;
+
+	log_warn("test '%s' timed out after %u s, killing check", t->name, limit);
+	exited = kill_check(r, p, co, fd, status);
 	t->status = TS_TIMEOUT;
 	t->duration = utctime_monotonic() - r->started_at;
 	snprintf(t->reason, sizeof(t->reason), "timed out after %u s%s", limit,
@@ -377,8 +387,10 @@ static int run_batch(struct run *r, size_t first)
 	int pipefd[2], status = -1, rc = 0;
 	bool exited = false, killed = false;
 	char buf[4096];
+	double batch_t0;
 
 	r->first = first;
+	r->setup_timeout = 0;
 	r->running = r->pending = -1;
 	check_argv(r, first, &argv, &names);
 	if (!argv || !names || pipe2(pipefd, O_CLOEXEC) < 0) {
@@ -403,18 +415,33 @@ static int run_batch(struct run *r, size_t first)
 		strv_free(names);
 		return rc;
 	}
+	batch_t0 = utctime_monotonic();
 	while (!exited) {
 		struct pollfd pfd[3] = { { pipefd[0], POLLIN, 0 },
 					 { p.pidfd, POLLIN, 0 },
 					 { r->have_kmsg ? r->kmsg.fd : -1, POLLIN, 0 } };
-		unsigned limit =
-			r->running >= 0 && o->timeout_for ? o->timeout_for(o->data, r->tests[r->running].name) : 0;
+		/* before its first test, check's setup (mounting TEST_DEV) gets that test's limit */
+		const bool setup = r->running < 0 && r->pending < 0 && r->tests[first].status == TS_PENDING;
+		const size_t timed = setup ? first : (size_t)r->running;
+		unsigned limit = (setup || r->running >= 0) && o->timeout_for
+					 ? o->timeout_for(o->data, r->tests[timed].name)
+					 : 0;
 		int wait_ms = 1000;
 		ssize_t n;
 
 		if (limit) {
-			double left = r->started_at + limit - utctime_monotonic();
+			double left = (setup ? batch_t0 : r->started_at) + limit - utctime_monotonic();
 
+			if (left <= 0 && setup) {
+				log_warn("check's setup outlived %u s before its first test (%s), killing check", limit,
+					 r->tests[first].name);
+				r->setup_timeout = limit;
+				killed = true;
+				exited = kill_check(r, &p, &co, pipefd[0], &status);
+				if (!exited)
+					rc = RUNNER_UNKILLABLE;
+				break;
+			}
 			if (left <= 0) {
 				killed = true;
 				exited = time_out(r, &p, &co, pipefd[0], limit, &status);
@@ -487,8 +514,14 @@ int runner_run(const struct runner_opts *o, struct test_result *tests, size_t n)
 			/* check ran nothing at all (bad config, fatal error): stop here */
 			for (size_t i = first; i < n; i++) {
 				tests[i].status = TS_ERROR;
-				snprintf(tests[i].reason, sizeof(tests[i].reason), "check ran no test of its batch%s%s",
-					 r.check_said[0] ? ": " : "", r.check_said);
+				if (r.setup_timeout)
+					snprintf(tests[i].reason, sizeof(tests[i].reason),
+						 "check's setup timed out after %u s, before its first test%s%s",
+						 r.setup_timeout, r.check_said[0] ? ": " : "", r.check_said);
+				else
+					snprintf(tests[i].reason, sizeof(tests[i].reason),
+						 "check ran no test of its batch%s%s", r.check_said[0] ? ": " : "",
+						 r.check_said);
 				if (o->on_result && !r.stop)
 					r.stop = o->on_result(o->data, &tests[i]);
 			}
