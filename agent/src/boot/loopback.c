@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -159,6 +160,11 @@ static int smb_setup(const struct fs_config *c, const char *logdir, char *why, s
 		r = write_file("/etc/samba/smb.conf", conf, why, ws);
 	if (r == 0)
 		r = write_file(CATALOG_SMB_CREDENTIALS, cred, why, ws);
+	/* a password: root's alone, as mount.cifs(8) asks */
+	if (r == 0 && chmod(CATALOG_SMB_CREDENTIALS, 0600) < 0) {
+		r = -errno;
+		snprintf(why, ws, "chmod '%s' failed: %s", CATALOG_SMB_CREDENTIALS, strerror(-r));
+	}
 	for (size_t i = 0; r == 0 && i < 3; i++)
 		r = fileio_mkdir_p((const char *[]){ "/var/lib/samba/private", "/run/samba", "/var/log/samba" }[i]);
 	if (r < 0)
