@@ -31,32 +31,43 @@ struct loopback {
 	bool mounted[2]; /* /export/test, /export/scratch */
 };
 
-/* rpcinfo asks rpcbind over TCP whether a program (by number) answers */
-#define RPC_PROBE(prog) ((const char *const[]){ "rpcinfo", "-t", "localhost", prog, NULL })
+/* the NFS server's commands; rpcinfo asks rpcbind over TCP whether a program (by number) answers */
+static const char *const rpcbind_argv[] = { "rpcbind", "-f", NULL };
+static const char *const rpcbind_ready[] = { "rpcinfo", "-p", NULL };
+static const char *const statd_argv[] = { "rpc.statd", "-F", "--no-notify", NULL };
+static const char *const statd_ready[] = { "rpcinfo", "-t", "localhost", "100024", NULL };
+static const char *const exportfs_argv[] = { "exportfs", "-ra", NULL };
+static const char *const exportfs_undo[] = { "exportfs", "-ua", NULL };
+static const char *const mountd_argv[] = { "rpc.mountd", "-F", NULL };
+static const char *const mountd_ready[] = { "rpcinfo", "-t", "localhost", "100005", NULL };
+/* the kernel's server threads; the grace period in which NFSv4 clients reclaim state, shortened */
+static const char *const nfsd_argv[] = { "rpc.nfsd", "--grace-time", "10", "8", NULL };
+static const char *const nfsd_undo[] = { "rpc.nfsd", "0", NULL };
 
 static const struct daemon_spec nfs_v3[] = {
-	{ "rpcbind", (const char *const[]){ "rpcbind", "-f", NULL }, (const char *const[]){ "rpcinfo", "-p", NULL },
-	  false, NULL },
+	{ "rpcbind", rpcbind_argv, rpcbind_ready, false, NULL },
 	/* NSM: NFSv3's locks (lockd is the kernel's) */
-	{ "rpc.statd", (const char *const[]){ "rpc.statd", "-F", "--no-notify", NULL }, RPC_PROBE("100024"), false,
-	  NULL },
-	{ "exportfs", (const char *const[]){ "exportfs", "-ra", NULL }, NULL, true,
-	  (const char *const[]){ "exportfs", "-ua", NULL } },
-	{ "rpc.mountd", (const char *const[]){ "rpc.mountd", "-F", NULL }, RPC_PROBE("100005"), false, NULL },
-	/* the kernel's server threads; the grace period in which NFSv4 clients reclaim state, shortened */
-	{ "rpc.nfsd", (const char *const[]){ "rpc.nfsd", "--grace-time", "10", "8", NULL }, NULL, true,
-	  (const char *const[]){ "rpc.nfsd", "0", NULL } },
+	{ "rpc.statd", statd_argv, statd_ready, false, NULL },
+	{ "exportfs", exportfs_argv, NULL, true, exportfs_undo },
+	{ "rpc.mountd", mountd_argv, mountd_ready, false, NULL },
+	{ "rpc.nfsd", nfsd_argv, NULL, true, nfsd_undo },
 };
 
-/* NFSv4 alone: no rpc.statd */
-static const struct daemon_spec nfs_v4[] = { nfs_v3[0], nfs_v3[2], nfs_v3[3], nfs_v3[4] };
+/* NFSv4 alone: the same without rpc.statd */
+static const struct daemon_spec nfs_v4[] = {
+	{ "rpcbind", rpcbind_argv, rpcbind_ready, false, NULL },
+	{ "exportfs", exportfs_argv, NULL, true, exportfs_undo },
+	{ "rpc.mountd", mountd_argv, mountd_ready, false, NULL },
+	{ "rpc.nfsd", nfsd_argv, NULL, true, nfsd_undo },
+};
+
+/* Samba's: it answers once it listens on 445 (0x1BD) */
+static const char *const smbd_argv[] = { "smbd", "--foreground", "--no-process-group", "--debug-stdout", NULL };
+static const char *const smbd_ready[] = { "/bin/sh", "-c",
+					  "grep -q ':01BD 0\\{8,32\\}:0000 0A' /proc/net/tcp /proc/net/tcp6", NULL };
 
 static const struct daemon_spec smb[] = {
-	{ "smbd", (const char *const[]){ "smbd", "--foreground", "--no-process-group", "--debug-stdout", NULL },
-	  /* it answers once it listens on 445 (0x1BD) */
-	  (const char *const[]){ "/bin/sh", "-c", "grep -q ':01BD 0\\{8,32\\}:0000 0A' /proc/net/tcp /proc/net/tcp6",
-				 NULL },
-	  false, NULL },
+	{ "smbd", smbd_argv, smbd_ready, false, NULL },
 };
 
 static const char *const exports[] = { CATALOG_EXPORT_TEST, CATALOG_EXPORT_SCRATCH };
