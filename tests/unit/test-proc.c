@@ -25,22 +25,28 @@ static void test_status(void **state)
 	assert_int_equal(st, 128 + SIGKILL);
 }
 
+/* Start argv into p and wait until it has exited, without reaping it. */
+static void start_exited(struct proc *p, const char *const *argv)
+{
+	siginfo_t si;
+
+	*p = (struct proc)PROC_INIT;
+	p->argv = argv;
+	assert_int_equal(proc_start(p), 0);
+	assert_int_equal(waitid(P_PID, (id_t)p->pid, &si, WEXITED | WNOWAIT), 0);
+}
+
 /* PID 1's sweep reaps every child that exits: one of proc_start's keeps its status for proc_wait */
 static void test_status_kept_through_sweep(void **state)
 {
 	const char *const f[] = { "sh", "-c", "exit 3", NULL }, *const k[] = { "sh", "-c", "kill -9 $$", NULL };
-	struct proc a = PROC_INIT, b = PROC_INIT;
-	siginfo_t si;
+	struct proc a, b;
 	int st;
 
 	(void)state;
-	a.argv = f;
-	b.argv = k;
-	assert_int_equal(proc_start(&a), 0);
-	assert_int_equal(proc_start(&b), 0);
-	/* both gone (waited for without reaping), then swept */
-	assert_int_equal(waitid(P_PID, (id_t)a.pid, &si, WEXITED | WNOWAIT), 0);
-	assert_int_equal(waitid(P_PID, (id_t)b.pid, &si, WEXITED | WNOWAIT), 0);
+	/* both gone, then swept */
+	start_exited(&a, f);
+	start_exited(&b, k);
 	proc_reap_exited();
 	assert_int_equal(waitpid(a.pid, NULL, WNOHANG), -1); /* the sweep took it */
 	assert_int_equal(proc_wait(&a, 1000), 0);
@@ -50,14 +56,8 @@ static void test_status_kept_through_sweep(void **state)
 	proc_release(&a);
 	proc_release(&b);
 	/* the runner's sweep, waiting for check: its status given there, no one else's taken */
-	a = (struct proc)PROC_INIT;
-	b = (struct proc)PROC_INIT;
-	a.argv = f;
-	b.argv = k;
-	assert_int_equal(proc_start(&a), 0);
-	assert_int_equal(proc_start(&b), 0);
-	assert_int_equal(waitid(P_PID, (id_t)a.pid, &si, WEXITED | WNOWAIT), 0);
-	assert_int_equal(waitid(P_PID, (id_t)b.pid, &si, WEXITED | WNOWAIT), 0);
+	start_exited(&a, f);
+	start_exited(&b, k);
 	st = -1;
 	assert_true(proc_sweep(b.pid, &st));
 	assert_int_equal(st, 128 + SIGKILL);
