@@ -168,12 +168,39 @@ static void test_grow_smaller(void **state)
 	json_decref(cmp);
 }
 
+/* A watch looks for regressions: a test better on the candidate is decided once no regression can hide. */
+static void test_regressions_only(void **state)
+{
+	struct qualify_opts o;
+	json_t *cmp = json_pack("{s:[]}", "tests"), *tests = json_object_get(cmp, "tests"), *j;
+
+	(void)state;
+	qualify_opts_default(&o);
+	json_array_append_new(tests, ctest("generic/001", "flaky", 100, 200, 30, 100)); /* 50% -> 30% */
+	json_array_append_new(tests, ctest("generic/002", "flaky", 50, 200, 35, 100));	/* 25% -> 35% */
+	j = qualify_judge(cmp, &o, NULL);
+	assert_non_null(j);
+	assert_string_equal(verdict(j, "generic/001"), "undecided"); /* a fix of 20% could hide */
+	assert_string_equal(verdict(j, "generic/002"), "undecided");
+	json_decref(j);
+	o.regressions_only = true;
+	j = qualify_judge(cmp, &o, NULL);
+	assert_non_null(j);
+	assert_string_equal(verdict(j, "generic/001"), "flaky");
+	assert_int_equal(want(j, "generic/001", "candidate"), 0);
+	assert_string_equal(verdict(j, "generic/002"), "undecided"); /* a regression of 20% still could */
+	assert_true(want(j, "generic/002", "candidate") > 0);
+	json_decref(j);
+	json_decref(cmp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_judge),
 		cmocka_unit_test(test_grow_smaller),
+		cmocka_unit_test(test_regressions_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

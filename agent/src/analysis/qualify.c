@@ -80,13 +80,13 @@ void qualify_diff_interval(uint64_t fb, uint64_t rb, uint64_t fk, uint64_t rk, d
 	*hi = pk - pb + sqrt((uk - pk) * (uk - pk) + (pb - lb) * (pb - lb));
 }
 
-/* Whether the interval puts the difference within +-min_rate. */
+/* Whether the interval puts the difference within +-min_rate (below +min_rate: regressions_only). */
 static bool close_enough(const struct qualify_opts *o, uint64_t fb, uint64_t rb, uint64_t fk, uint64_t rk)
 {
 	double lo, hi;
 
 	qualify_diff_interval(fb, rb, fk, rk, qualify_z(o->miss / looks(o)), &lo, &hi);
-	return hi < o->min_rate && lo > -o->min_rate;
+	return hi < o->min_rate && (o->regressions_only || lo > -o->min_rate);
 }
 
 /* The fewest n a side at rates pb and pk that put the interval within +-min_rate; 0 beyond COMPARE_MAX_DECIDE. */
@@ -95,7 +95,7 @@ static uint64_t runs_to_close(const struct qualify_opts *o, double pb, double pk
 	uint64_t lo = 1, hi = 1;
 
 #define CLOSE(n) close_enough(o, (uint64_t)llround(pb *(double)(n)), (n), (uint64_t)llround(pk *(double)(n)), (n))
-	if (fabs(pk - pb) >= o->min_rate)
+	if (pk - pb >= o->min_rate || (!o->regressions_only && pb - pk >= o->min_rate))
 		return 0;
 	while (!CLOSE(hi)) {
 		lo = hi + 1;
@@ -202,8 +202,9 @@ static const char *judge_one(const struct qualify_opts *o, json_t *t, double wei
 		return "undecided";
 	}
 	if (close_enough(o, fb, rb, fk, rk)) {
-		snprintf(why, ws, "failure rates %.0f%% and %.0f%%: the difference is within +-%g%%",
-			 100.0 * (double)fb / (double)rb, 100.0 * (double)fk / (double)rk, o->min_rate * 100);
+		snprintf(why, ws, "failure rates %.0f%% and %.0f%%: the difference is %s %g%%",
+			 100.0 * (double)fb / (double)rb, 100.0 * (double)fk / (double)rk,
+			 o->regressions_only ? "below +" : "within +-", o->min_rate * 100);
 		return "flaky";
 	}
 	if (rb >= o->max_runs && rk >= o->max_runs) {

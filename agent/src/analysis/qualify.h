@@ -24,7 +24,8 @@
  *                   hybrid score interval for the difference of the rates
  *                   (one-sided level miss / looks each way) within
  *                   +-min_rate: neither a regression nor a fix of min_rate
- *                   can hide in it;
+ *                   can hide in it (regressions_only: below +min_rate, no
+ *                   regression can);
  *   pass            no failure, and the candidate ran clean_runs (times the
  *                   config's weight) and the baseline at least once;
  *   not-comparable  not run on a side (notrun, expunged): no rerun helps;
@@ -51,6 +52,8 @@ struct qualify_opts {
 	unsigned max_runs;	/* a side's runs of one test at most (400) */
 	bool grow_smaller;	/* a side with twice the other's runs waits while the other doubles (a watch, whose
 				 * baseline brings its earlier runs); else both grow by half of the larger */
+	bool regressions_only;	/* "flaky" once no regression of min_rate can hide, whether or not a fix could
+				 * (a watch: a test better than on the last kernel needs no more runs) */
 };
 
 void qualify_opts_default(struct qualify_opts *o);

@@ -74,6 +74,7 @@ int cmd_track(int argc, char **argv)
 
 	qualify_opts_default(&t.qo);
 	t.qo.grow_smaller = true;
+	t.qo.regressions_only = true;
 	while ((c = getopt_long(argc, argv, "+h", opts, &li)) != -1) {
 		switch (c) {
 		case 'd': t.dir = optarg; break;
