@@ -89,12 +89,10 @@ static int history_add(struct history *h, const char *dir, char *const *except)
 	return 0;
 }
 
-/* A revision's own runs: its qualification's candidate sides, its soak's boots that ran tests. */
-static int own_runs(struct history *h, json_t *rv, char *const *except)
+/* The finished rounds' results of one side ("baseline", "candidate") of rv's qualification. */
+static int side_runs(struct history *h, json_t *rv, const char *side, char *const *except)
 {
 	char path[PATH_MAX], done[PATH_MAX];
-	json_t *b;
-	size_t i;
 	int r = 0;
 
 	for (unsigned k = 0; r == 0; k++) {
@@ -103,12 +101,23 @@ static int own_runs(struct history *h, json_t *rv, char *const *except)
 		if ((r = fileio_pathf(round, "%s/qualify/round-%u", track_str(rv, "dir"), k)) < 0 ||
 		    !fileio_exists(round))
 			break;
-		if ((r = fileio_pathf(path, "%s/candidate/results", round)) < 0 ||
-		    (r = fileio_pathf(done, "%s/candidate/done", round)) < 0)
+		if ((r = fileio_pathf(path, "%s/%s/results", round, side)) < 0 ||
+		    (r = fileio_pathf(done, "%s/%s/done", round, side)) < 0)
 			break;
 		if (fileio_exists(done))
 			r = history_add(h, path, except);
 	}
+	return r;
+}
+
+/* A revision's own runs: its qualification's candidate sides, its soak's boots that ran tests. */
+static int own_runs(struct history *h, json_t *rv, char *const *except)
+{
+	char path[PATH_MAX];
+	json_t *b;
+	size_t i;
+	int r = side_runs(h, rv, "candidate", except);
+
 	json_array_foreach(json_object_get(json_object_get(rv, "soak"), "boots"), i, b)
 		if (r == 0 && json_integer_value(json_object_get(b, "runs")) > 0 &&
 		    (r = fileio_pathf(path, "%s/soak/%lld/results", track_str(rv, "dir"),
@@ -123,7 +132,9 @@ static int own_runs(struct history *h, json_t *rv, char *const *except)
  * revision's runs of the tests that no qualification since found changed
  * (a test that regressed, was fixed or stayed undecided at one leaves the
  * pool there): a flaky test's rate is known from all the kernels it was
- * the same on, so a new revision needs only its own runs to bound it.
+ * the same on, so a new revision needs only its own runs to bound it. An
+ * older revision's runs are its own and those it got as the baseline of
+ * the next one's qualification (the start's first of all).
  */
 static int prior_runs(struct track_state *s, json_t *base, struct history *h)
 {
@@ -143,6 +154,9 @@ static int prior_runs(struct track_state *s, json_t *base, struct history *h)
 			if (!strv_contains(except, key) && (r = strv_push(&except, key)) < 0)
 				break;
 		}
+		/* the baseline's runs in rv's qualification: the older revision's */
+		if (r == 0 && depth + 1 < HISTORY)
+			r = side_runs(h, rv, "baseline", except);
 		rv = track_rev(s, track_str(rv, "baseline_sha"));
 	}
 	strv_free(except);
