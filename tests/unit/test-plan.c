@@ -136,7 +136,17 @@ static void test_config_iterations(void **state)
 	assert_int_equal(plan_iterations_for(&p, "ext4/4k"), 2);
 	assert_int_equal(plan_iterations_max(&p), 5);
 	assert_int_equal(plan_set(&p, "t", 3, "iterations.xfs", "5", err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "t:3: key 'iterations.xfs': 'xfs' is not a config name (want iterations.fs/name)");
+	assert_string_equal(err, "t:3: key 'iterations.xfs': 'xfs' is not a config name nor a config's test (want "
+				 "iterations.fs/name or iterations.fs/name/dir/NNN)");
+	/* one test on one config: at most its config's */
+	assert_int_equal(plan_set(&p, "t", 5, "iterations.xfs/4k/generic/001", "3", err, sizeof(err)), 0);
+	assert_int_equal(plan_set(&p, "t", 6, "iterations.ext4/4k/generic/001", "9", err, sizeof(err)), 0);
+	assert_int_equal(plan_iterations_of(&p, "xfs/4k", "generic/001"), 3);
+	assert_int_equal(plan_iterations_of(&p, "xfs/4k", "generic/002"), 5);
+	assert_int_equal(plan_iterations_of(&p, "ext4/4k", "generic/001"), 2);
+	assert_int_equal(plan_iterations_max(&p), 5);
+	assert_int_equal(plan_set(&p, "t", 7, "iterations.xfs/4k/generic", "3", err, sizeof(err)), -EINVAL);
+	assert_int_equal(plan_set(&p, "t", 8, "iterations.xfs/4k/generic/001/x", "3", err, sizeof(err)), -EINVAL);
 	assert_int_equal(plan_set(&p, "t", 4, "iterations.ext4/1k", "0", err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "t:4: key 'iterations.ext4/1k': '0' is not a number from 1 to 1000000");
 	assert_true(plan_key_is_known("iterations.btrfs/default"));

@@ -75,8 +75,9 @@ int plan_init(struct plan *p)
 	p->origins = json_object();
 	p->fstests = json_object();
 	p->config_iterations = json_object();
-	if (!p->fstests || !p->config_iterations || !p->configs || !p->groups || !p->exclude_groups || !p->tests ||
-	    !p->exclude || !p->expunge_files || !p->coverage || !p->origins) {
+	p->test_iterations = json_object();
+	if (!p->fstests || !p->config_iterations || !p->test_iterations || !p->configs || !p->groups ||
+	    !p->exclude_groups || !p->tests || !p->exclude || !p->expunge_files || !p->coverage || !p->origins) {
 		plan_release(p);
 		return -ENOMEM;
 	}
@@ -102,6 +103,7 @@ void plan_release(struct plan *p)
 	json_decref(p->origins);
 	json_decref(p->fstests);
 	json_decref(p->config_iterations);
+	json_decref(p->test_iterations);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -290,13 +292,24 @@ int plan_set(struct plan *p, const char *source, unsigned line, const char *key,
 			fail("'%s' is not a duration (90, 90s, 15m, 2h, 1d)", value);
 		r = set_test_timeout(p, key + 8, (unsigned)secs);
 	} else if (startswith(key, "iterations.")) {
+		const char *name = key + 11, *slash = strchr(name, '/');
+		const char *test = slash ? strchr(slash + 1, '/') : NULL;
+		char config[256] = "";
 		unsigned long long v;
 
-		if (!config_name_ok(key + 11))
-			fail("'%s' is not a config name (want iterations.fs/name)", key + 11);
+		/* fs/name, or fs/name/dir/NNN: one test on that config */
+		if (test && (size_t)(test - name) < sizeof(config))
+			snprintf(config, sizeof(config), "%.*s", (int)(test - name), name);
+		if (test ? !config_name_ok(config) || !test_name_ok(test + 1, false) : !config_name_ok(name))
+			fail("'%s' is not a config name nor a config's test (want iterations.fs/name or "
+			     "iterations.fs/name/dir/NNN)",
+			     name);
 		if (fileio_parse_u64(value, &v) < 0 || v < 1 || v > 1000000)
 			fail("'%s' is not a number from 1 to 1000000", value);
-		r = json_object_set_new(p->config_iterations, key + 11, json_integer((json_int_t)v)) < 0 ? -ENOMEM : 0;
+		r = json_object_set_new(test ? p->test_iterations : p->config_iterations, name,
+					json_integer((json_int_t)v)) < 0
+			    ? -ENOMEM
+			    : 0;
 	} else if (startswith(key, "fstests.")) {
 		char why[256];
 
@@ -426,6 +439,17 @@ unsigned plan_iterations_for(const struct plan *p, const char *config)
 	return v ? (unsigned)json_integer_value(v) : p->iterations;
 }
 
+unsigned plan_iterations_of(const struct plan *p, const char *config, const char *test)
+{
+	unsigned n = plan_iterations_for(p, config);
+	char key[512];
+	json_t *v;
+
+	snprintf(key, sizeof(key), "%s/%s", config, test);
+	v = json_object_get(p->test_iterations, key);
+	return v && (unsigned)json_integer_value(v) < n ? (unsigned)json_integer_value(v) : n;
+}
+
 unsigned plan_iterations_max(const struct plan *p)
 {
 	unsigned max = p->iterations;
@@ -463,6 +487,8 @@ json_t *plan_to_json(const struct plan *p)
 		return NULL;
 	json_object_set_new(j, "timeout_auto", json_boolean(p->timeout_auto));
 	json_object_set(j, "config_iterations", p->config_iterations);
+	if (json_object_size(p->test_iterations))
+		json_object_set(j, "test_iterations", p->test_iterations);
 	/* the seed as a string: JSON numbers lose precision past 2^53 */
 	if (p->seed_set) {
 		char s[32];

@@ -50,6 +50,7 @@ struct plan {
 	char **coverage;	     /* kernel source directories whose gcov data each test saves */
 	json_t *fstests;	     /* fstests.NAME keys: NAME -> value, for each config's section */
 	json_t *config_iterations;   /* iterations.<config> keys: config -> N, its weight over iterations */
+	json_t *test_iterations;     /* iterations.<config>/<test> keys: "fs/name/dir/NNN" -> N, at most the config's */
 	json_t *origins;	     /* key -> "source[:line]" */
 };
 
@@ -77,6 +78,10 @@ long plan_timeout_for(const struct plan *p, const char *test);
 
 /* The iterations config runs: its iterations.<config> key, else iterations. */
 unsigned plan_iterations_for(const struct plan *p, const char *config);
+
+/* The iterations test runs on config: its iterations.<config>/<test> key, at most the config's; it sits out
+ * the later ones. */
+unsigned plan_iterations_of(const struct plan *p, const char *config, const char *test);
 
 /* The most iterations any config runs: a soak round's span of iteration indexes. */
 unsigned plan_iterations_max(const struct plan *p);

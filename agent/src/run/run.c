@@ -172,6 +172,17 @@ static void select_config(const struct run_opts *o, const struct run_config *cfg
 		cs->n_run += cs->sel.v[i].state == SEL_RUN;
 }
 
+/* The runs of a config's selected tests over a round: each runs its iterations (iterations.<config>/<test>). */
+static size_t config_runs(const struct plan *p, const char *config, const struct config_sel *cs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; cs->r >= 0 && i < cs->sel.n; i++)
+		if (cs->sel.v[i].state == SEL_RUN)
+			n += plan_iterations_of(p, config, cs->sel.v[i].name);
+	return n;
+}
+
 /* This round's tests, and those a resumed run already has in it. */
 static void count_round(struct run_ctx *c, const struct config_sel *cs)
 {
@@ -187,7 +198,7 @@ static void count_round(struct run_ctx *c, const struct config_sel *cs)
 			continue; /* recorded as not run before a crash */
 		const unsigned iters = plan_iterations_for(o->plan, o->configs[i].name);
 
-		c->total += cs[i].n_run * iters;
+		c->total += config_runs(o->plan, o->configs[i].name, &cs[i]);
 		/* an estimate only when the durations file knows every config */
 		hist = cs[i].hc.total < 0 || hist < 0 ? -1 : hist + cs[i].hc.total * iters;
 		for (unsigned k = 0; k < iters; k++) {
@@ -252,8 +263,11 @@ static int run_one_config(struct run_ctx *c, const struct config_sel *cs, char *
 				return r;
 			}
 		} else {
+			/* a test with fewer iterations of its own sits out the later ones */
 			for (size_t i = 0; i < sel->n; i++)
-				if (sel->v[i].state == SEL_RUN && strv_push(&order, sel->v[i].name) < 0) {
+				if (sel->v[i].state == SEL_RUN &&
+				    k < plan_iterations_of(p, c->cfg->name, sel->v[i].name) &&
+				    strv_push(&order, sel->v[i].name) < 0) {
 					strv_free(order);
 					return -ENOMEM;
 				}
@@ -357,7 +371,7 @@ static int keep_shard(const struct run_opts *o, struct config_sel *cs, struct bu
 	shard_fill_durations(items, n, o->durations);
 	/* a weighted config's tests run more often: their load is that much more */
 	for (size_t i = 0; i < n; i++)
-		items[i].seconds *= plan_iterations_for(o->plan, items[i].config);
+		items[i].seconds *= plan_iterations_of(o->plan, items[i].config, items[i].test);
 	if (shard_assign(items, n, shards, where, loads) < 0) {
 		free(items);
 		free(where);
@@ -500,7 +514,7 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 					/* a config the machine cannot serve is not a failure */
 					log_info("config '%s' %s: %s", c.cfg->name, p > 0 ? "not run" : "failed", err);
 					bundle_config_status(c.config, p > 0 ? "notrun" : "error", err);
-					c.total -= cs[i].n_run * plan_iterations_for(o->plan, c.cfg->name);
+					c.total -= config_runs(o->plan, c.cfg->name, &cs[i]);
 					history_drop(&c.hist,
 						     cs[i].hc.total * plan_iterations_for(o->plan, c.cfg->name));
 					c.bad += p < 0;
