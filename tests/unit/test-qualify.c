@@ -79,6 +79,7 @@ static void test_judge(void **state)
 	struct qualify_opts o;
 	json_t *cmp = json_pack("{s:[]}", "tests"), *tests = json_object_get(cmp, "tests"), *j, *w;
 	char **next = NULL;
+	unsigned *runs = NULL;
 	int n;
 
 	(void)state;
@@ -115,22 +116,34 @@ static void test_judge(void **state)
 		json_string_value(json_object_get(json_array_get(json_object_get(j, "tests"), 0), "verdict")),
 		"regression");
 
-	/* the next round: the median want of the tests that want runs, within the share */
-	n = qualify_next(j, "candidate", 1000, &next);
+	/* the next round: each test that wants runs gets its want, all cut in proportion past the share */
+	n = qualify_next(j, "candidate", 1000, &next, &runs);
 	assert_int_equal(n, 11);
 	assert_int_equal(strv_length(next), 2);
 	assert_string_equal(next[0], "xfs/4k\x1fgeneric/002");
+	assert_int_equal(runs[0], 11);
+	assert_string_equal(next[1], "xfs/4k\x1fgeneric/007");
+	assert_int_equal(runs[1], 10);
 	strv_free(next);
-	n = qualify_next(j, "baseline", 1000, &next);
+	free(runs);
+	n = qualify_next(j, "baseline", 1000, &next, &runs);
 	assert_int_equal(n, 28);
 	assert_int_equal(strv_length(next), 2);
+	assert_int_equal(runs[0], 1);
+	assert_int_equal(runs[1], 28);
 	strv_free(next);
-	n = qualify_next(j, "baseline", 20, &next);
-	assert_int_equal(n, 10);
+	free(runs);
+	n = qualify_next(j, "baseline", 20, &next, &runs); /* 29 wanted: 1 -> 0, 28 -> 19 */
+	assert_int_equal(n, 19);
+	assert_int_equal(strv_length(next), 1);
+	assert_string_equal(next[0], "xfs/4k\x1fgeneric/007");
+	assert_int_equal(runs[0], 19);
 	strv_free(next);
-	n = qualify_next(j, "baseline", 1, &next);
+	free(runs);
+	n = qualify_next(j, "baseline", 1, &next, &runs);
 	assert_int_equal(n, 0);
 	assert_null(next);
+	assert_null(runs);
 	json_decref(j);
 
 	/* a config's weight asks for that many more clean runs */
@@ -178,10 +191,13 @@ static void test_regressions_only(void **state)
 	qualify_opts_default(&o);
 	json_array_append_new(tests, ctest("generic/001", "flaky", 100, 200, 30, 100)); /* 50% -> 30% */
 	json_array_append_new(tests, ctest("generic/002", "flaky", 50, 200, 35, 100));	/* 25% -> 35% */
+	json_array_append_new(tests, ctest("generic/003", "flaky", 12, 400, 0, 21));	/* 3% -> clean */
+	json_array_append_new(tests, ctest("generic/004", "flaky", 12, 400, 0, 20));	/* one run short */
 	j = qualify_judge(cmp, &o, NULL);
 	assert_non_null(j);
 	assert_string_equal(verdict(j, "generic/001"), "undecided"); /* a fix of 20% could hide */
 	assert_string_equal(verdict(j, "generic/002"), "undecided");
+	assert_string_equal(verdict(j, "generic/003"), "undecided"); /* Newcombe's bound: 30% */
 	json_decref(j);
 	o.regressions_only = true;
 	j = qualify_judge(cmp, &o, NULL);
@@ -190,6 +206,10 @@ static void test_regressions_only(void **state)
 	assert_int_equal(want(j, "generic/001", "candidate"), 0);
 	assert_string_equal(verdict(j, "generic/002"), "undecided"); /* a regression of 20% still could */
 	assert_true(want(j, "generic/002", "candidate") > 0);
+	/* the clean rule holds on the candidate alone: its rate is below 20% */
+	assert_string_equal(verdict(j, "generic/003"), "flaky");
+	assert_int_equal(want(j, "generic/003", "candidate"), 0);
+	assert_string_equal(verdict(j, "generic/004"), "undecided");
 	json_decref(j);
 	json_decref(cmp);
 }

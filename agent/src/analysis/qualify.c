@@ -193,6 +193,13 @@ static const char *judge_one(const struct qualify_opts *o, json_t *t, double wei
 			 (unsigned long long)rk, clean, o->min_rate * 100);
 		return "undecided";
 	}
+	if (o->regressions_only && !fk && rk >= clean) {
+		/* the clean rule on the candidate alone: its rate is below min_rate, so no regression of
+		 * min_rate hides whatever the baseline's */
+		snprintf(why, ws, "failed %llu of %llu runs on the baseline, none of %llu on the candidate",
+			 (unsigned long long)fb, (unsigned long long)rb, (unsigned long long)rk);
+		return "flaky";
+	}
 	if (fb == rb && fk == rk) {
 		if (rb >= 3 && rk >= 3)
 			return "failing";
@@ -202,7 +209,7 @@ static const char *judge_one(const struct qualify_opts *o, json_t *t, double wei
 		return "undecided";
 	}
 	if (close_enough(o, fb, rb, fk, rk)) {
-		snprintf(why, ws, "failure rates %.0f%% and %.0f%%: the difference is %s %g%%",
+		snprintf(why, ws, "failure rates %.0f%% and %.0f%%: the difference is %s%g%%",
 			 100.0 * (double)fb / (double)rb, 100.0 * (double)fk / (double)rk,
 			 o->regressions_only ? "below +" : "within +-", o->min_rate * 100);
 		return "flaky";
@@ -308,25 +315,20 @@ json_t *qualify_runs(json_t *judged)
 	return json_pack("{s:I, s:I, s:I}", "baseline", rb, "candidate", rk, "total", rb + rk);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-int qualify_next(json_t *judged, const char *side, uint64_t share, char ***ret)
+int qualify_next(json_t *judged, const char *side, uint64_t share, char ***ret, unsigned **ret_runs)
 {
 	json_t *list = json_object_get(judged, "tests"), *t;
-	uint64_t *wants = calloc(json_array_size(list) + 1, sizeof(*wants)), iters;
-	char **tests = strv_split("", ",");
-	size_t n = 0, i;
+	uint64_t *wants = calloc(json_array_size(list) + 1, sizeof(*wants)), sum = 0, most = 0;
+	char **tests = strv_split("", ","), **kept = strv_split("", ",");
+	unsigned *runs = calloc(json_array_size(list) + 1, sizeof(*runs));
+	size_t n = 0, k = 0, i;
 	int r = 0;
 
-	if (!wants || !tests) {
-		free(wants);
-		strv_free(tests);
-		return -ENOMEM;
+	*ret = NULL;
+	*ret_runs = NULL;
+	if (!wants || !tests || !kept || !runs) {
+		r = -ENOMEM;
+		goto out;
 	}
 	json_array_foreach(list, i, t) {
 		uint64_t w = num(json_object_get(t, "want"), side);
@@ -334,28 +336,33 @@ int qualify_next(json_t *judged, const char *side, uint64_t share, char ***ret)
 
 		if (!w)
 			continue;
-		wants[n++] = w;
+		wants[n++] = w > 100000 ? 100000 : w;
+		sum += wants[n - 1];
 		snprintf(key, sizeof(key), "%s\x1f%s", compare_str(t, "config"), compare_str(t, "test"));
 		if ((r = strv_push(&tests, key)) < 0)
-			break;
+			goto out;
 	}
-	if (r < 0 || n == 0) {
-		free(wants);
-		strv_free(tests);
-		*ret = NULL;
-		return r;
+	/* each test its own runs, all cut in proportion when they cost more than the share */
+	for (i = 0; i < n; i++) {
+		uint64_t w = sum > share ? (uint64_t)((double)wants[i] * (double)share / (double)sum) : wants[i];
+
+		if (!w)
+			continue;
+		if ((r = strv_push(&kept, tests[i])) < 0)
+			goto out;
+		runs[k++] = (unsigned)w;
+		most = w > most ? w : most;
 	}
-	qsort(wants, n, sizeof(*wants), cmp_u64);
-	iters = wants[n / 2];
-	if (iters > share / n)
-		iters = share / n;
+	if (k) {
+		/* only undecided tests want runs: in config and test order already */
+		*ret = TAKE_PTR(kept);
+		*ret_runs = TAKE_PTR(runs);
+	}
+	r = (int)most;
+out:
 	free(wants);
-	if (iters == 0) {
-		strv_free(tests);
-		*ret = NULL;
-		return 0;
-	}
-	/* only undecided tests want runs: in config and test order already */
-	*ret = tests;
-	return iters > 100000 ? 100000 : (int)iters;
+	free(runs);
+	strv_free(tests);
+	strv_free(kept);
+	return r;
 }

@@ -25,7 +25,8 @@
  *                   (one-sided level miss / looks each way) within
  *                   +-min_rate: neither a regression nor a fix of min_rate
  *                   can hide in it (regressions_only: below +min_rate, no
- *                   regression can);
+ *                   regression can; or no failure in clean_runs on the
+ *                   candidate, whose rate is then below min_rate);
  *   pass            no failure, and the candidate ran clean_runs (times the
  *                   config's weight) and the baseline at least once;
  *   not-comparable  not run on a side (notrun, expunged): no rerun helps;
@@ -98,12 +99,14 @@ json_t *qualify_runs(json_t *judged);
 
 /*
  * The next round for side ("baseline" or "candidate"): the tests that want
- * runs there (*tests: a strv "config\x1ftest" each, sorted) and how many
- * runs each gets, the median of their wants, at most share / tests (the
- * side's share of the budget left). Returns the iterations, 0 when no test
- * wants a run there or the share does not buy one, or -ENOMEM.
+ * runs there (*tests: a strv "config\x1ftest" each, sorted) and the runs
+ * each gets (*runs, as many), its want, all cut in proportion when together
+ * they cost more than share (the side's share of the budget left). Returns
+ * the most runs a test gets (the round's iterations), 0 when no test wants
+ * a run there or the share does not buy one (*tests and *runs NULL), or
+ * -ENOMEM.
  */
-int qualify_next(json_t *judged, const char *side, uint64_t share, char ***tests);
+int qualify_next(json_t *judged, const char *side, uint64_t share, char ***tests, unsigned **runs);
 
 /* A round's record ({round, baseline: {tests, iterations}, candidate}) as "K: baseline 3 tests x 5, candidate none". */
 void qualify_round_text(json_t *round, FILE *out);

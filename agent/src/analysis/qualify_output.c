@@ -51,15 +51,20 @@ static void runs_line(json_t *doc, FILE *out)
 			100.0 * (double)compare_num(runs, "total") / (double)fixed, fixed);
 }
 
-/* "12 tests x 5", "the plan's tests x 21" (round 0), "none" */
+/* "12 tests x 5", "3 tests x 5 to 20 (35 runs)", "the plan's tests x 21" (round 0), "none" */
 static void side_round(json_t *round, json_t *side, FILE *out)
 {
-	if (!compare_num(side, "iterations"))
+	unsigned long long tests = compare_num(side, "tests"), iters = compare_num(side, "iterations");
+	unsigned long long runs = compare_num(side, "runs");
+
+	if (!iters)
 		fputs("none", out);
 	else if (!compare_num(round, "round"))
-		fprintf(out, "the plan's tests x %llu", compare_num(side, "iterations"));
+		fprintf(out, "the plan's tests x %llu", iters);
+	else if (runs && runs < tests * iters)
+		fprintf(out, "%llu tests x up to %llu (%llu runs)", tests, iters, runs);
 	else
-		fprintf(out, "%llu tests x %llu", compare_num(side, "tests"), compare_num(side, "iterations"));
+		fprintf(out, "%llu tests x %llu", tests, iters);
 }
 
 void qualify_round_text(json_t *round, FILE *out)

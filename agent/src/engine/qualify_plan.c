@@ -130,10 +130,11 @@ static double weight_of(struct qualify_run *q, const char *config)
 /*
  * One side's plan of a round into dir/plan: the base plan, then round 0's
  * iterations (weighted per config) or a later round's tests (each config
- * kept to its own by an expunge file).
+ * kept to its own by an expunge file), each its runs (runs, as many as
+ * wanted) by an iterations.<config>/<test> key where fewer than iters.
  */
 static int write_side_plan(struct qualify_run *q, const char *dir, unsigned k, unsigned side, unsigned iters,
-			   char *const *wanted)
+			   char *const *wanted, const unsigned *runs)
 {
 	char pdir[PATH_MAX], path[PATH_MAX];
 	_cleanup_free_ char *text = NULL, *exp = NULL;
@@ -200,6 +201,13 @@ static int write_side_plan(struct qualify_run *q, const char *dir, unsigned k, u
 		fprintf(f, "\niterations = %u\n", iters);
 		json_object_foreach(q->base.config_iterations, c, v)
 			fprintf(f, "iterations.%s = %u\n", c, iters);
+		for (size_t i = 0; wanted[i]; i++)
+			if (runs[i] < iters) {
+				char *sep = strchr(wanted[i], '\x1f');
+
+				fprintf(f, "iterations.%.*s/%s = %u\n", (int)(sep - wanted[i]), wanted[i], sep + 1,
+					runs[i]);
+			}
 		if (elen) {
 			fputs("expunge_files =", f);
 			for (char **x = q->base.expunge_files; x && *x; x++)
@@ -227,11 +235,13 @@ out:
 	return r;
 }
 
-/* A round's record: tests and iterations of each side (0 tests: that side does not run). */
-static json_t *round_record(unsigned k, const unsigned tests[2], const unsigned iters[2])
+/* A round's record: tests, iterations (the most a test runs) and runs of each side (0 tests: that side does not
+ * run). */
+static json_t *round_record(unsigned k, const unsigned tests[2], const unsigned iters[2], const unsigned long runs[2])
 {
-	return json_pack("{s:i, s:{s:i, s:i}, s:{s:i, s:i}}", "round", (int)k, "baseline", "tests", (int)tests[0],
-			 "iterations", (int)iters[0], "candidate", "tests", (int)tests[1], "iterations", (int)iters[1]);
+	return json_pack("{s:i, s:{s:i, s:i, s:I}, s:{s:i, s:i, s:I}}", "round", (int)k, "baseline", "tests",
+			 (int)tests[0], "iterations", (int)iters[0], "runs", (json_int_t)runs[0], "candidate", "tests",
+			 (int)tests[1], "iterations", (int)iters[1], "runs", (json_int_t)runs[1]);
 }
 
 /*
@@ -242,7 +252,8 @@ int qualify_plan_round(struct qualify_run *q, unsigned k, json_t *judged, uint64
 {
 	char tmp[PATH_MAX], fin[PATH_MAX], sdir[PATH_MAX], rec[PATH_MAX];
 	char **wanted[2] = { NULL, NULL };
-	unsigned iters[2] = { 0, 0 }, ntests[2] = { 0, 0 };
+	unsigned iters[2] = { 0, 0 }, ntests[2] = { 0, 0 }, *runs[2] = { NULL, NULL };
+	unsigned long total[2] = { 0, 0 }; /* round 0: the plan's tests, not counted here */
 	json_auto_t *record = NULL;
 	int r = 0;
 
@@ -259,7 +270,7 @@ int qualify_plan_round(struct qualify_run *q, unsigned k, json_t *judged, uint64
 		int n[2];
 
 		for (unsigned s = 0; s < 2; s++) {
-			n[s] = qualify_next(judged, qualify_sides[s], UINT64_MAX, &wanted[s]);
+			n[s] = qualify_next(judged, qualify_sides[s], UINT64_MAX, &wanted[s], &runs[s]);
 			if (n[s] < 0) {
 				r = n[s];
 				goto out;
@@ -269,17 +280,21 @@ int qualify_plan_round(struct qualify_run *q, unsigned k, json_t *judged, uint64
 		both = n[0] > 0 && n[1] > 0;
 		for (unsigned s = 0; s < 2; s++) {
 			strv_free(wanted[s]);
+			free(runs[s]);
 			wanted[s] = NULL;
+			runs[s] = NULL;
 			if (n[s] == 0)
 				continue;
 			n[s] = qualify_next(judged, qualify_sides[s], both ? (s ? left - left / 2 : left / 2) : left,
-					    &wanted[s]);
+					    &wanted[s], &runs[s]);
 			if (n[s] < 0) {
 				r = n[s];
 				goto out;
 			}
 			iters[s] = (unsigned)n[s];
 			ntests[s] = (unsigned)strv_length(wanted[s]);
+			for (unsigned i = 0; i < ntests[s]; i++)
+				total[s] += runs[s][i];
 		}
 		if (!iters[0] && !iters[1]) {
 			*none = true;
@@ -292,11 +307,11 @@ int qualify_plan_round(struct qualify_run *q, unsigned k, json_t *judged, uint64
 			continue;
 		if ((r = fileio_pathf(sdir, "%s/%s", tmp, qualify_sides[s])) < 0 || (r = fileio_mkdir_p(sdir)) < 0)
 			goto out;
-		r = write_side_plan(q, sdir, k, s, iters[s], wanted[s]);
+		r = write_side_plan(q, sdir, k, s, iters[s], wanted[s], runs[s]);
 	}
 	if (r < 0)
 		goto out;
-	record = round_record(k, ntests, iters);
+	record = round_record(k, ntests, iters, total);
 	if ((r = fileio_pathf(rec, "%s/round.json", tmp)) < 0 || (r = write_output(rec, record, dump_json)) < 0)
 		goto out;
 	if (rename(tmp, fin) < 0) {
@@ -306,6 +321,8 @@ int qualify_plan_round(struct qualify_run *q, unsigned k, json_t *judged, uint64
 out:
 	strv_free(wanted[0]);
 	strv_free(wanted[1]);
+	free(runs[0]);
+	free(runs[1]);
 	return r;
 }
 
