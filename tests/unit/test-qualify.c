@@ -214,13 +214,35 @@ static void test_regressions_only(void **state)
 	json_decref(cmp);
 }
 
+/* Sides alike in size grow by half, or less when fewer runs close the interval at the rates seen. */
+static void test_grow_to_need(void **state)
+{
+	struct qualify_opts o;
+	json_t *cmp = json_pack("{s:[]}", "tests"), *tests = json_object_get(cmp, "tests"), *j;
+	json_int_t b, k;
+
+	(void)state;
+	qualify_opts_default(&o);
+	json_array_append_new(tests, ctest("generic/001", "flaky", 30, 100, 33, 100)); /* 30% -> 33% */
+	json_array_append_new(tests, ctest("generic/002", "flaky", 30, 100, 40, 100)); /* 30% -> 40% */
+	j = qualify_judge(cmp, &o, NULL);
+	assert_non_null(j);
+	assert_string_equal(verdict(j, "generic/001"), "undecided");
+	b = want(j, "generic/001", "baseline");
+	k = want(j, "generic/001", "candidate");
+	assert_int_equal(b, k);
+	assert_true(b >= 25 && b < 50);				  /* ~133 a side close it: not 150 */
+	assert_int_equal(want(j, "generic/002", "baseline"), 50); /* far from closing: half again */
+	json_decref(j);
+	json_decref(cmp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_stats),
-		cmocka_unit_test(test_judge),
-		cmocka_unit_test(test_grow_smaller),
-		cmocka_unit_test(test_regressions_only),
+		cmocka_unit_test(test_stats),	     cmocka_unit_test(test_judge),
+		cmocka_unit_test(test_grow_smaller), cmocka_unit_test(test_regressions_only),
+		cmocka_unit_test(test_grow_to_need),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -233,8 +233,14 @@ static const char *judge_one(const struct qualify_opts *o, json_t *t, double wei
 		*want_b = rb < rk ? sub0(target, rb) : 0;
 		*want_k = rk < rb ? sub0(target, rk) : 0;
 	} else {
+		uint64_t need = runs_to_close(o, (double)fb / (double)rb, (double)fk / (double)rk);
+
+		/* both sides to the larger's and half again, or less when fewer close the interval at the rates
+		 * seen (a quarter again at least: a round that closes nothing is a look spent) */
 		m = rb > rk ? rb : rk;
 		target = m + (m / 2 > 5 ? m / 2 : 5);
+		if (need && need < target)
+			target = need > m + (m / 4 > 5 ? m / 4 : 5) ? need : m + (m / 4 > 5 ? m / 4 : 5);
 		target = target < o->max_runs ? target : o->max_runs;
 		*want_b = sub0(target, rb);
 		*want_k = sub0(target, rk);

@@ -8,7 +8,8 @@
  * regression failing at least min_rate of its runs would have failed at
  * least once but for a chance of miss (qualify_clean_runs), on the baseline
  * baseline_runs times. Each later round reruns only the undecided tests, on
- * the side(s) that need it, growing each by half (at least 5 runs), until
+ * the side(s) that need it, growing each by half (at least 5 runs; down to
+ * a quarter when fewer close the interval at the rates seen), until
  * every test is decided, the rounds are spent or the budget is.
  *
  * Verdicts, from all runs so far:
