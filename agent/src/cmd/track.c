@@ -15,7 +15,7 @@ static void usage(void)
 	printf("usage: fsagent track --dir DIR [--git TREE (--tags PATTERN | --branch BRANCH) [--start REV]\n"
 	       "                     --plan PLAN] --build CMD [--probe CMD] [--notify CMD] [--fetch]\n"
 	       "                     [--interval SECONDS] [--once] [--no-soak] [--stop-file FILE]\n"
-	       "                     [qualify's --alpha --min-rate --miss --rounds --baseline-runs\n"
+	       "                     [qualify's --alpha --min-rate --miss --rounds (5 here) --baseline-runs\n"
 	       "                      --max-runs --budget --jobs] [--bisect-max-runs N]\n"
 	       "                     [--bisect-max-kernels N] -- RUNNER [ARG...]\n"
 	       "A kernel branch followed revision by revision: the tags of TREE matching PATTERN in\n"
@@ -75,6 +75,9 @@ int cmd_track(int argc, char **argv)
 	qualify_opts_default(&t.qo);
 	t.qo.grow_smaller = true;
 	t.qo.regressions_only = true;
+	/* with the baseline's earlier runs a watch's qualifications end sooner: alpha and miss shared by 6 looks,
+	 * not 9, let a flake be decided on fewer runs */
+	t.qo.rounds = 5;
 	while ((c = getopt_long(argc, argv, "+h", opts, &li)) != -1) {
 		switch (c) {
 		case 'd': t.dir = optarg; break;
