@@ -239,8 +239,11 @@ static const char *judge_one(const struct qualify_opts *o, json_t *t, double wei
 		 * seen (a quarter again at least: a round that closes nothing is a look spent) */
 		m = rb > rk ? rb : rk;
 		target = m + (m / 2 > 5 ? m / 2 : 5);
-		if (need && need < target)
-			target = need > m + (m / 4 > 5 ? m / 4 : 5) ? need : m + (m / 4 > 5 ? m / 4 : 5);
+		if (need && need < target) {
+			uint64_t least = m + (m / 4 > 5 ? m / 4 : 5);
+
+			target = need > least ? need : least;
+		}
 		target = target < o->max_runs ? target : o->max_runs;
 		*want_b = sub0(target, rb);
 		*want_k = sub0(target, rk);
