@@ -214,6 +214,24 @@ static void test_regressions_only(void **state)
 	json_decref(cmp);
 }
 
+/* A round's text: each test its own runs says how many in all. */
+static void test_round_text(void **state)
+{
+	json_t *r = json_pack("{s:i, s:{s:i, s:i, s:i}, s:{s:i, s:i, s:i}}", "round", 2, "baseline", "tests", 2,
+			      "iterations", 5, "runs", 10, "candidate", "tests", 3, "iterations", 42, "runs", 105);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	qualify_round_text(r, f);
+	fclose(f);
+	assert_string_equal(buf, "2: baseline 2 tests x 5, candidate 3 tests x up to 42 (105 runs)");
+	free(buf);
+	json_decref(r);
+}
+
 /* Sides alike in size grow by half, or less when fewer runs close the interval at the rates seen. */
 static void test_grow_to_need(void **state)
 {
@@ -242,7 +260,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stats),	     cmocka_unit_test(test_judge),
 		cmocka_unit_test(test_grow_smaller), cmocka_unit_test(test_regressions_only),
-		cmocka_unit_test(test_grow_to_need),
+		cmocka_unit_test(test_grow_to_need), cmocka_unit_test(test_round_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
