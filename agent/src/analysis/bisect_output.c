@@ -39,7 +39,7 @@ json_t *bisect_output_doc(json_t *line, const struct bisect *b, const struct bis
 							       json_object_get(commit_at(line, i), "sha"), "subject",
 							       json_object_get(commit_at(line, i), "subject")));
 	doc = json_pack("{s:s, s:s, s:O, s:O, s:O, s:O, s:O, s:i, s:s, s:s, s:o, s:f, s:f, s:{s:f, s:f}, s:I, s:I, "
-			"s:f, s:o, s:O}",
+			"s:f, s:o, s:O, s:O?}",
 			"schema", BISECT_SCHEMA, "verdict", verdict, "tree", json_object_get(line, "tree"), "config",
 			json_object_get(line, "config"), "tests", json_object_get(line, "tests"), "good",
 			json_object_get(line, "good"), "bad", json_object_get(line, "bad"), "line_commits",
@@ -48,13 +48,29 @@ json_t *bisect_output_doc(json_t *line, const struct bisect *b, const struct bis
 						: "",
 			"culprits", group, "confidence", st->confidence, "no_change", bisect_posterior(b, 0), "rates",
 			"good", good, "bad", bad, "runs", (json_int_t)runs, "kernels", (json_int_t)kernels, "seconds",
-			seconds, "commits", commits, "decisions", log);
+			seconds, "commits", commits, "decisions", log, "ends", json_object_get(line, "ends"));
 	return doc;
 }
 
 static const char *s_of(json_t *o, const char *key)
 {
 	return json_string_value(json_object_get(o, key)) ?: "";
+}
+
+/* The ends' runs taken from a qualification, in words ("" when none). */
+static void ends_text(json_t *doc, FILE *out)
+{
+	json_t *e = json_object_get(doc, "ends"), *g = json_object_get(e, "good"), *b = json_object_get(e, "bad");
+
+	if (!json_is_object(e))
+		return;
+	fprintf(out,
+		"the ends' runs from the qualification %s (not counted above): the good end failed %lld of %lld, "
+		"the bad end %lld of %lld",
+		s_of(e, "from"), (long long)json_integer_value(json_object_get(g, "fails")),
+		(long long)json_integer_value(json_object_get(g, "runs")),
+		(long long)json_integer_value(json_object_get(b, "fails")),
+		(long long)json_integer_value(json_object_get(b, "runs")));
 }
 
 static void verdict_text(json_t *doc, FILE *out)
@@ -94,6 +110,11 @@ void bisect_output_text(json_t *doc, FILE *out)
 		(long long)json_integer_value(json_object_get(doc, "runs")),
 		(long long)json_integer_value(json_object_get(doc, "kernels")),
 		json_number_value(json_object_get(doc, "seconds")));
+	if (json_is_object(json_object_get(doc, "ends"))) {
+		fputs("  ", out);
+		ends_text(doc, out);
+		putc('\n', out);
+	}
 	fprintf(out, "  %-5s %-12s %6s %6s %9s  %s\n", "at", "commit", "runs", "fails", "posterior", "subject");
 	json_array_foreach(json_object_get(doc, "commits"), i, c) {
 		fprintf(out, "  %-5lld %-12.12s ", (long long)json_integer_value(json_object_get(c, "index")),
@@ -133,6 +154,19 @@ void bisect_output_html(json_t *doc, FILE *out)
 		(long long)json_integer_value(json_object_get(doc, "runs")),
 		(long long)json_integer_value(json_object_get(doc, "kernels")),
 		json_number_value(json_object_get(doc, "seconds")));
+	if (json_is_object(json_object_get(doc, "ends"))) {
+		_cleanup_free_ char *ends = NULL;
+		size_t n = 0;
+		FILE *e = open_memstream(&ends, &n);
+
+		if (e) {
+			ends_text(doc, e);
+			fclose(e);
+			fputs("<p id=\"ends\">", out);
+			markup_escape(out, ends ? ends : "");
+			fputs("</p>\n", out);
+		}
+	}
 	fputs("<h2>Commits</h2>\n<table id=\"commits\"><tr><th>at</th><th>commit</th><th>runs</th><th>failed</th>"
 	      "<th>posterior</th><th>subject</th></tr>\n",
 	      out);

@@ -17,7 +17,8 @@
 static void usage(void)
 {
 	printf("usage: fsagent bisect --dir DIR [--git TREE --good REV [--good REV...] --bad REV\n"
-	       "                      --test TEST [--test TEST...] --config CONFIG] [--build CMD]\n"
+	       "                      --test TEST [--test TEST...] --config CONFIG [--ends-from QDIR]]\n"
+	       "                      [--build CMD]\n"
 	       "                      [--confidence P] [--max-runs N] [--max-kernels N] [--max-time SECONDS]\n"
 	       "                      -- PROBE [ARG...]\n"
 	       "The first commit between the good revisions and the bad one whose failure rate of\n"
@@ -30,6 +31,9 @@ static void usage(void)
 	       "--build CMD (a shell command line) builds FSAGENT_BISECT_COMMIT of FSAGENT_BISECT_TREE\n"
 	       "into the directory FSAGENT_BISECT_KERNEL and exits 0 when built (scripts/fsagent-bisect\n"
 	       "passes scripts/build-kernel --commit); without it the probe gets the commit alone.\n"
+	       "--ends-from QDIR takes the ends' runs from fsagent qualify's directory QDIR, whose\n"
+	       "baseline ran the good revision and whose candidate the bad one: its runs of TEST on\n"
+	       "CONFIG count as the ends' (not against --max-runs), so the ends are not run again.\n"
 	       "PROBE runs FSAGENT_BISECT_TESTS on FSAGENT_BISECT_CONFIG with the kernel in\n"
 	       "FSAGENT_BISECT_KERNEL, FSAGENT_BISECT_RUNS times in one boot (FSAGENT_BISECT_STOP=1:\n"
 	       "it may stop at the first failure), leaving its bundles in FSAGENT_BISECT_RESULTS, and\n"
@@ -51,6 +55,7 @@ int cmd_bisect(int argc, char **argv)
 		{ "test", required_argument, NULL, 't' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "build", required_argument, NULL, 'b' },
+		{ "ends-from", required_argument, NULL, 'E' },
 		{ "confidence", required_argument, NULL, 'C' },
 		{ "max-runs", required_argument, NULL, 'R' },
 		{ "max-kernels", required_argument, NULL, 'K' },
@@ -72,6 +77,7 @@ int cmd_bisect(int argc, char **argv)
 		case 'B': r.bad = optarg; break;
 		case 'c': r.config = optarg; break;
 		case 'b': r.build = optarg; break;
+		case 'E': r.ends_from = optarg; break;
 		case 'G':
 			if (strv_push(&r.goods, optarg) < 0)
 				goto out;
@@ -111,8 +117,8 @@ int cmd_bisect(int argc, char **argv)
 			"-- PROBE [ARG...] (see --help)");
 		goto out;
 	}
-	if ((r.goods || r.tree || r.tests || r.config) && !r.bad) {
-		log_err("--bad REV is needed with --git, --good, --test and --config");
+	if ((r.goods || r.tree || r.tests || r.config || r.ends_from) && !r.bad) {
+		log_err("--bad REV is needed with --git, --good, --test, --config and --ends-from");
 		goto out;
 	}
 	r.probe = argv + optind;

@@ -4,6 +4,7 @@
  * bisect_line.h).
  */
 #include "engine/bisect_line.h"
+#include "analysis/qualify.h"
 #include "engine/git.h"
 #include "util/fileio.h"
 #include "util/log.h"
@@ -17,6 +18,85 @@
 #include <string.h>
 
 #define LINE_SCHEMA "fsagent-bisect-line/1"
+
+/* A side's runs and failures of a test in qualify.json, added to *runs and *fails; false when not counts. */
+static bool side_counts(json_t *test, const char *side, json_int_t *runs, json_int_t *fails)
+{
+	json_t *o = json_object_get(test, side), *f = json_object_get(o, "failures");
+	json_int_t r = json_integer_value(json_object_get(o, "runs")), k = json_integer_value(f);
+
+	if (!json_is_integer(json_object_get(o, "runs")) || !json_is_integer(f) || k < 0 || k > r)
+		return false;
+	*runs += r;
+	*fails += k;
+	return true;
+}
+
+/*
+ * The ends' runs from a qualification: its baseline's runs of the tests on
+ * the config are the good end's, its candidate's the bad end's (every run
+ * of each test counts, as in a probe). *ret: {from, good: {runs, fails}, bad}.
+ */
+static int ends_of(const char *qdir, const char *config, char **tests, json_t **ret)
+{
+	char path[PATH_MAX];
+	json_t *q, *t;
+	json_int_t gr = 0, gf = 0, br = 0, bf = 0;
+	int r;
+
+	if ((r = fileio_pathf(path, "%s/qualify.json", qdir)) < 0)
+		return r;
+	q = json_load_file(path, 0, NULL);
+	if (!json_is_object(q) || !streq(json_string_value(json_object_get(q, "schema")) ?: "", QUALIFY_SCHEMA)) {
+		log_err("--ends-from %s: %s is missing or not the outcome of fsagent qualify (schema %s)", qdir, path,
+			QUALIFY_SCHEMA);
+		json_decref(q);
+		return -EBADMSG;
+	}
+	for (char **name = tests; *name; name++) {
+		json_t *found = NULL;
+		size_t i;
+
+		json_array_foreach(json_object_get(q, "tests"), i, t)
+			if (streq(json_string_value(json_object_get(t, "config")) ?: "", config) &&
+			    streq(json_string_value(json_object_get(t, "test")) ?: "", *name))
+				found = t;
+		if (!found) {
+			log_err("%s: key 'tests': no runs of %s on %s", path, *name, config);
+			r = -ENOENT;
+			break;
+		}
+		if (!side_counts(found, "baseline", &gr, &gf) || !side_counts(found, "candidate", &br, &bf)) {
+			log_err("%s: %s on %s: key 'baseline' or 'candidate': not runs and failures", path, *name,
+				config);
+			r = -EBADMSG;
+			break;
+		}
+	}
+	if (r == 0 && !(*ret = json_pack("{s:s, s:{s:I, s:I}, s:{s:I, s:I}}", "from", path, "good", "runs", gr, "fails",
+					 gf, "bad", "runs", br, "fails", bf)))
+		r = -ENOMEM;
+	json_decref(q);
+	return r;
+}
+
+/* line.json's ends: two sides of runs >= fails >= 0, or none */
+static bool ends_ok(json_t *e)
+{
+	static const char *const sides[] = { "good", "bad" };
+
+	if (!e)
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(sides); i++) {
+		json_t *o = json_object_get(e, sides[i]), *runs = json_object_get(o, "runs"),
+		       *fails = json_object_get(o, "fails");
+
+		if (!json_is_integer(runs) || !json_is_integer(fails) || json_integer_value(fails) < 0 ||
+		    json_integer_value(fails) > json_integer_value(runs))
+			return false;
+	}
+	return true;
+}
 
 /* line.json made from the revisions given (resolved, checked), or read back; given ones must match. */
 int bisect_line_setup(struct bisect_run *in, json_t **ret)
@@ -84,6 +164,15 @@ int bisect_line_setup(struct bisect_run *in, json_t **ret)
 		doc = json_pack("{s:s, s:s, s:O, s:s, s:o, s:s, s:s?, s:[{s:s, s:s}]}", "schema", LINE_SCHEMA, "tree",
 				in->tree, "good", goods, "bad", bad, "tests", strv_to_json(in->tests), "config",
 				in->config, "build", in->build, "commits", "sha", first, "subject", "(the good end)");
+		if (doc && in->ends_from) {
+			json_t *ends = NULL;
+
+			if ((r = ends_of(in->ends_from, in->config, in->tests, &ends)) < 0) {
+				json_decref(doc);
+				goto out;
+			}
+			json_object_set_new(doc, "ends", ends);
+		}
 		for (char **l = line; doc && *l; l++)
 			json_array_append_new(json_object_get(doc, "commits"),
 					      json_pack("{s:s%, s:s}", "sha", *l, (size_t)40, "subject", *l + 41));
@@ -104,13 +193,15 @@ int bisect_line_setup(struct bisect_run *in, json_t **ret)
 			bool same = old && json_equal(json_object_get(old, "good"), json_object_get(doc, "good")) &&
 				    json_equal(json_object_get(old, "bad"), json_object_get(doc, "bad")) &&
 				    json_equal(json_object_get(old, "tests"), json_object_get(doc, "tests")) &&
-				    json_equal(json_object_get(old, "config"), json_object_get(doc, "config"));
+				    json_equal(json_object_get(old, "config"), json_object_get(doc, "config")) &&
+				    (json_object_get(old, "ends") == json_object_get(doc, "ends") ||
+				     json_equal(json_object_get(old, "ends"), json_object_get(doc, "ends")));
 
 			json_decref(old);
 			json_decref(doc);
 			if (!same) {
-				log_err("%s was made for other revisions, tests or config (%s): give the same, none, "
-					"or a new --dir",
+				log_err("%s was made for other revisions, tests, config or --ends-from (%s): give the "
+					"same, none, or a new --dir",
 					in->dir, path);
 				r = -EEXIST;
 				goto out;
@@ -132,6 +223,11 @@ int bisect_line_setup(struct bisect_run *in, json_t **ret)
 	    json_array_size(commits) < 2 || !json_is_string(json_object_get(line_doc, "config")) ||
 	    !json_is_array(json_object_get(line_doc, "tests"))) {
 		log_err("%s: not the line of fsagent bisect (schema %s)", path, LINE_SCHEMA);
+		r = -EBADMSG;
+		goto out;
+	}
+	if (!ends_ok(json_object_get(line_doc, "ends"))) {
+		log_err("%s: key 'ends': not the runs and fails of the good and the bad end", path);
 		r = -EBADMSG;
 		goto out;
 	}

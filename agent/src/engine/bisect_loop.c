@@ -95,6 +95,25 @@ static int take_line(void *ctx, json_t *rec, const char *path, unsigned line)
 	return 0;
 }
 
+/* The ends' runs from a qualification (line.json's ends) into the engine; not this bisection's runs. */
+static void take_ends(struct state *s)
+{
+	json_t *e = json_object_get(s->line, "ends"), *g = json_object_get(e, "good"), *b = json_object_get(e, "bad");
+
+	if (!e)
+		return;
+	bisect_record(s->b, 0, (unsigned)json_integer_value(json_object_get(g, "runs")),
+		      (unsigned)json_integer_value(json_object_get(g, "fails")));
+	bisect_record(s->b, json_array_size(s->commits) - 1, (unsigned)json_integer_value(json_object_get(b, "runs")),
+		      (unsigned)json_integer_value(json_object_get(b, "fails")));
+	printf("the ends' runs from %s: the good end failed %lld of %lld, the bad end %lld of %lld\n",
+	       json_string_value(json_object_get(e, "from")),
+	       (long long)json_integer_value(json_object_get(g, "fails")),
+	       (long long)json_integer_value(json_object_get(g, "runs")),
+	       (long long)json_integer_value(json_object_get(b, "fails")),
+	       (long long)json_integer_value(json_object_get(b, "runs")));
+}
+
 /* DIR/runs.jsonl read back (a probe's runs cut off with its record come back from its bundles: recover) */
 static int replay(struct state *s)
 {
@@ -431,6 +450,8 @@ int bisect_loop(struct bisect_run *in)
 		if (r < 0)
 			log_err("bisect: %s", strerror(-r));
 	}
+	if (r == 0)
+		take_ends(&s);
 	if (r == 0 && (r = replay(&s)) == 0 && (r = recover(&s)) == 0) {
 		printf("bisect %s %s: %zu commits after the good end, %lu runs so far\n",
 		       json_string_value(json_object_get(s.line, "config")),

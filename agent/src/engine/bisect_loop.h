@@ -7,7 +7,8 @@
  * stop at any instant loses no finished run, and starting again with the
  * same directory replays what was recorded and goes on.
  *
- * DIR/line.json        the tree, ends, tests, config and the commits, fixed at the start
+ * DIR/line.json        the tree, ends, tests, config and the commits, fixed at the start;
+ *                      with ends_from, the ends' runs taken from that qualification
  * DIR/options.json     confidence (fixed at the start)
  * DIR/runs.jsonl       one line per build, probe result or skip, appended and fsync'd: the decisions in order
  * DIR/kernels/SHA/     the build's output (kernel/) and log
@@ -39,6 +40,12 @@ struct bisect_run {
 	char **goods, **tests;
 	char *const *probe;
 	const char *build; /* a shell command line, or NULL */
+	/*
+	 * fsagent qualify's directory whose baseline ran the good end's kernel
+	 * and whose candidate the bad end's: their runs of the tests are the
+	 * ends' (not counted in max_runs), so the ends are not measured again.
+	 */
+	const char *ends_from;
 	struct bisect_opts o;
 	bool confidence_given;
 	unsigned long max_runs, max_kernels, max_seconds; /* 0: no limit */

@@ -249,6 +249,8 @@ int track_bisect(struct track_state *s, json_t *rv)
 			.tests = tests,
 			.probe = probe,
 			.build = s->in->build,
+			.ends_from =
+				track_str(rv, "qualify"), /* its baseline ran the good end, its candidate the bad */
 			.max_runs = s->in->bisect_runs,
 			.max_kernels = s->in->bisect_kernels,
 		};
