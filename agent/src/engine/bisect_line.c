@@ -19,16 +19,16 @@
 
 #define LINE_SCHEMA "fsagent-bisect-line/1"
 
-/* A side's runs and failures of a test in qualify.json, added to *runs and *fails; false when not counts. */
-static bool side_counts(json_t *test, const char *side, json_int_t *runs, json_int_t *fails)
+/* o's runs and its key fails (runs >= fails >= 0) added to *runs and *fails; false when they are not counts. */
+static bool counts_of(json_t *o, const char *fails, json_int_t *runs, json_int_t *failed)
 {
-	json_t *o = json_object_get(test, side), *f = json_object_get(o, "failures");
-	json_int_t r = json_integer_value(json_object_get(o, "runs")), k = json_integer_value(f);
+	json_t *n = json_object_get(o, "runs"), *f = json_object_get(o, fails);
 
-	if (!json_is_integer(json_object_get(o, "runs")) || !json_is_integer(f) || k < 0 || k > r)
+	if (!json_is_integer(n) || !json_is_integer(f) || json_integer_value(f) < 0 ||
+	    json_integer_value(f) > json_integer_value(n))
 		return false;
-	*runs += r;
-	*fails += k;
+	*runs += json_integer_value(n);
+	*failed += json_integer_value(f);
 	return true;
 }
 
@@ -66,7 +66,8 @@ static int ends_of(const char *qdir, const char *config, char **tests, json_t **
 			r = -ENOENT;
 			break;
 		}
-		if (!side_counts(found, "baseline", &gr, &gf) || !side_counts(found, "candidate", &br, &bf)) {
+		if (!counts_of(json_object_get(found, "baseline"), "failures", &gr, &gf) ||
+		    !counts_of(json_object_get(found, "candidate"), "failures", &br, &bf)) {
 			log_err("%s: %s on %s: key 'baseline' or 'candidate': not runs and failures", path, *name,
 				config);
 			r = -EBADMSG;
@@ -80,22 +81,13 @@ static int ends_of(const char *qdir, const char *config, char **tests, json_t **
 	return r;
 }
 
-/* line.json's ends: two sides of runs >= fails >= 0, or none */
+/* line.json's ends: the good and the bad end's runs and fails, or none */
 static bool ends_ok(json_t *e)
 {
-	static const char *const sides[] = { "good", "bad" };
+	json_int_t runs = 0, fails = 0;
 
-	if (!e)
-		return true;
-	for (size_t i = 0; i < ARRAY_SIZE(sides); i++) {
-		json_t *o = json_object_get(e, sides[i]), *runs = json_object_get(o, "runs"),
-		       *fails = json_object_get(o, "fails");
-
-		if (!json_is_integer(runs) || !json_is_integer(fails) || json_integer_value(fails) < 0 ||
-		    json_integer_value(fails) > json_integer_value(runs))
-			return false;
-	}
-	return true;
+	return !e || (counts_of(json_object_get(e, "good"), "fails", &runs, &fails) &&
+		      counts_of(json_object_get(e, "bad"), "fails", &runs, &fails));
 }
 
 /* line.json made from the revisions given (resolved, checked), or read back; given ones must match. */
