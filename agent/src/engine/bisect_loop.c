@@ -15,6 +15,7 @@
 #include "engine/statedir.h"
 #include "model/result.h"
 #include "util/fileio.h"
+#include "util/jnum.h"
 #include "util/log.h"
 #include "util/macro.h"
 #include "util/output.h"
@@ -56,7 +57,7 @@ static int index_of(struct state *s, const char *sha)
 	return -1;
 }
 
-/* One record into the engine and the counts. */
+/* One record into the engine and the counts (checked by take_line, or made here). */
 static void take(struct state *s, json_t *rec)
 {
 	int i = index_of(s, json_string_value(json_object_get(rec, "commit")) ?: "");
@@ -79,16 +80,59 @@ static void take(struct state *s, json_t *rec)
 	json_array_append(s->log, rec);
 }
 
+/*
+ * What is wrong with a record of DIR/runs.jsonl, or NULL: its key, and the
+ * fault in words. Counts are integers from 0 to 2^31 (fails <= runs, a
+ * commit's total too), probes numbered upwards, each once.
+ */
+static const char *bad_record(struct state *s, json_t *rec, const char **key)
+{
+	int i = index_of(s, json_string_value(json_object_get(rec, "commit")) ?: "");
+	json_int_t runs = 0, fails = 0, probe = 0;
+	json_t *skip = json_object_get(rec, "skip"), *built = json_object_get(rec, "built"),
+	       *secs = json_object_get(rec, "seconds");
+	int rr = jnum_count(json_object_get(rec, "runs"), JNUM_COUNT_MAX, &runs);
+	int rf = jnum_count(json_object_get(rec, "fails"), runs, &fails);
+	int rp = jnum_count(json_object_get(rec, "probe"), JNUM_COUNT_MAX, &probe);
+
+	*key = "commit";
+	if (i < 0)
+		return "not a commit of this bisection's line";
+	*key = "runs";
+	if (rr == -EBADMSG)
+		return JNUM_COUNT_WHY;
+	if (bisect_runs(s->b, (size_t)i) + runs > JNUM_COUNT_MAX)
+		return "the commit's runs add up to more than 2147483648";
+	*key = "fails";
+	if (rr == 0 && rf < 0)
+		return "not an integer from 0 to the record's runs";
+	if (rr < 0 && rf != -ENOENT)
+		return "fails without runs";
+	*key = "probe";
+	if (rp == -EBADMSG)
+		return JNUM_COUNT_WHY;
+	if (rp == 0 && (unsigned long)probe < s->probes)
+		return "a probe recorded before (each probe has one record, numbered upwards)";
+	*key = "skip";
+	if (skip && !json_is_string(skip))
+		return "not a reason";
+	*key = "built";
+	if (built && !json_is_boolean(built))
+		return "not true or false";
+	*key = "seconds";
+	if (secs && (!json_is_number(secs) || json_number_value(secs) < 0))
+		return "not a number of seconds";
+	return NULL;
+}
+
 /* One line of DIR/runs.jsonl back: a bad one refused, naming file, line and key. */
 static int take_line(void *ctx, json_t *rec, const char *path, unsigned line)
 {
 	struct state *s = ctx;
+	const char *key = "commit", *why = json_is_object(rec) ? bad_record(s, rec, &key) : "not an object";
 
-	if (!json_is_object(rec) || !json_is_string(json_object_get(rec, "commit")) ||
-	    index_of(s, json_string_value(json_object_get(rec, "commit"))) < 0 ||
-	    json_integer_value(json_object_get(rec, "fails")) < 0 ||
-	    json_integer_value(json_object_get(rec, "fails")) > json_integer_value(json_object_get(rec, "runs"))) {
-		log_err("%s:%u: not a record of this bisection (key 'commit', 'runs' or 'fails')", path, line);
+	if (why) {
+		log_err("%s:%u: not a record of this bisection: key '%s': %s", path, line, key, why);
 		return -EBADMSG;
 	}
 	take(s, rec);

@@ -7,6 +7,7 @@
 #include "engine/jsonl.h"
 #include "analysis/track_output.h"
 #include "util/fileio.h"
+#include "util/jnum.h"
 #include "util/log.h"
 #include "util/macro.h"
 #include "util/output.h"
@@ -171,15 +172,50 @@ static int write_status(struct track_state *s)
 	return write_output(path, doc, track_html);
 }
 
+/*
+ * What is wrong with an event of DIR/track.jsonl, or NULL: its key, and the
+ * fault in words. Events are the loop's own; counts are integers from 0 to
+ * 2^31; a revision is seen once, before anything else of it.
+ */
+static const char *bad_event(struct track_state *s, json_t *ev, const char **key)
+{
+	static const char *const events[] = { "seen",	  "built",  "unbuildable", "qualified",
+					      "bisected", "soaked", "done",	   NULL };
+	const char *e = track_str(ev, "event");
+	bool seen = streq(e, "seen");
+	json_int_t n;
+
+	*key = "event";
+	if (!strv_contains((char **)events, e))
+		return "not an event of a watch";
+	*key = "sha";
+	if (!json_is_string(json_object_get(ev, "sha")))
+		return "not a revision";
+	if (seen && track_rev(s, track_str(ev, "sha")))
+		return "a revision seen twice";
+	if (!seen && !track_rev(s, track_str(ev, "sha")))
+		return "a revision not seen before";
+	*key = "runs";
+	if (jnum_count(json_object_get(ev, "runs"), JNUM_COUNT_MAX, &n) == -EBADMSG)
+		return JNUM_COUNT_WHY;
+	*key = "boot";
+	if (jnum_count(json_object_get(ev, "boot"), JNUM_COUNT_MAX, &n) == -EBADMSG)
+		return JNUM_COUNT_WHY;
+	*key = "seconds";
+	if (json_object_get(ev, "seconds") &&
+	    (!json_is_number(json_object_get(ev, "seconds")) || json_number_value(json_object_get(ev, "seconds")) < 0))
+		return "not a number of seconds";
+	return NULL;
+}
+
 /* One line of DIR/track.jsonl back: a bad one refused, naming file, line and key. */
 static int take_line(void *ctx, json_t *ev, const char *path, unsigned line)
 {
 	struct track_state *s = ctx;
+	const char *key = "event", *why = json_is_object(ev) ? bad_event(s, ev, &key) : "not an object";
 
-	if (!json_is_object(ev) || !json_is_string(json_object_get(ev, "event")) ||
-	    !json_is_string(json_object_get(ev, "sha")) ||
-	    (!streq(track_str(ev, "event"), "seen") && !track_rev(s, track_str(ev, "sha")))) {
-		log_err("%s:%u: not a record of this watch (key 'event' or 'sha')", path, line);
+	if (why) {
+		log_err("%s:%u: not a record of this watch: key '%s': %s", path, line, key, why);
 		return -EBADMSG;
 	}
 	take(s, ev);
