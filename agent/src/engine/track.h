@@ -17,8 +17,9 @@
 
 struct track_state {
 	struct track_run *in;
-	json_t *track; /* track.json */
-	json_t *revs;  /* every revision's state, in the order seen (status.json's "revisions") */
+	json_t *track;	     /* track.json */
+	json_t *revs;	     /* every revision's state, in the order seen (status.json's "revisions") */
+	char **skipped_tags; /* tags that name no commit, warned of once */
 };
 
 /* o's string at key, "" when none */

@@ -152,6 +152,22 @@ static int loop(struct track_state *s)
 	}
 }
 
+/* Revision folders with no record of them: the journal was lost, and starting over would redo them. */
+static int journal_lost(struct track_state *s)
+{
+	char revs[PATH_MAX];
+	int r = fileio_pathf(revs, "%s/revs", s->in->dir);
+
+	if (r < 0)
+		return r;
+	if (!fileio_exists(revs))
+		return 0;
+	log_err("%s/track.jsonl is missing or empty, but %s holds revisions: refused, nothing redone (put the "
+		"journal back, or give a new --dir)",
+		s->in->dir, revs);
+	return -ENOENT;
+}
+
 int track_loop(struct track_run *in)
 {
 	struct track_state s = { .in = in };
@@ -169,7 +185,7 @@ int track_loop(struct track_run *in)
 	if (r == 0)
 		r = qualify_plan_setup(&plan, in->plan);
 	qualify_loop_release(&plan);
-	if (r == 0 && (r = track_replay(&s)) == 0 && !json_array_size(s.revs))
+	if (r == 0 && (r = track_replay(&s)) == 0 && !json_array_size(s.revs) && (r = journal_lost(&s)) == 0)
 		r = track_seen(&s, track_str(json_object_get(s.track, "start"), "name"),
 			       track_str(json_object_get(s.track, "start"), "sha"), true);
 	if (r < 0) {
@@ -186,5 +202,6 @@ int track_loop(struct track_run *in)
 	}
 	json_decref(s.track);
 	json_decref(s.revs);
+	strv_free(s.skipped_tags);
 	return rc;
 }

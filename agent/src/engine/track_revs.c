@@ -76,15 +76,14 @@ int track_look(struct track_state *s)
 
 	if (*branch) {
 		_cleanup_free_ char *out = NULL;
-		json_t *last = json_array_get(s->revs, json_array_size(s->revs) - 1);
 		const char *args[] = { "describe", "--tags", "--always", sha, NULL };
 
 		if ((r = git_resolve(s->in->tree, branch, sha, err, sizeof(err))) < 0) {
 			log_err("%s: branch '%s': %s", s->in->tree, branch, err);
 			return r;
 		}
-		if (last && streq(track_str(last, "sha"), sha))
-			return 0;
+		if (track_rev(s, sha))
+			return 0; /* the branch's head, or a revision it had before (a reset): seen once */
 		if (git_capture(s->in->tree, args, &out, err, sizeof(err)) != 0 || !out)
 			return track_seen(s, sha, sha, false);
 		out[strcspn(out, "\n")] = '\0';
@@ -112,7 +111,19 @@ int track_look(struct track_state *s)
 					from = i;
 		r = 0;
 		for (int i = from + 1; i < n && r == 0; i++) {
-			if ((r = git_resolve(s->in->tree, list[i], sha, err, sizeof(err))) < 0) {
+			r = git_resolve(s->in->tree, list[i], sha, err, sizeof(err));
+			if (r == -ENOENT) {
+				/* a tag of a tree or a blob (Linux has v2.6.11-tree): no kernel to build */
+				if (!strv_contains(s->skipped_tags, list[i])) {
+					log_warn("%s: tag '%s' matches '%s' but names no commit: skipped", s->in->tree,
+						 list[i], tags);
+					if ((r = strv_push(&s->skipped_tags, list[i])) < 0)
+						break;
+				}
+				r = 0;
+				continue;
+			}
+			if (r < 0) {
 				log_err("%s: tag '%s': %s", s->in->tree, list[i], err);
 				break;
 			}
