@@ -171,13 +171,77 @@ static void test_bad(void **state)
 	}
 }
 
+/* What git apply refuses is refused, by line: short counts, NULs, bad numbers, hunks out of order. */
+static void test_strict(void **state)
+{
+	static const struct {
+		const char *diff;
+		size_t len; /* 0: strlen */
+		const char *err;
+	} cases[] = {
+		{ "--- a/f.c\n+++ b/f.c\n@@ -1 +1 @@\n-a\n+b\n+c\n-d\n", 0,
+		  "x:6: more lines than the hunk at line 3 counts" },
+		{ "--- a/f.c\n+++ b/f.c\n@@ -1 +1 @@\n-a\n+b\n\\ No newline at end of file\n+c\n", 0,
+		  "x:7: more lines than the hunk at line 3 counts" },
+		{ "--- a/f.c\n+++ b/f.c\n@@ -1 +1 @@\n-a\n+b\n--- a/g.c\n+++ b/g.c\n@@ -1 +1 @@\n-a\n+\0b\n", 77,
+		  "x:10: a NUL byte: not a text diff" },
+		{ "--- a/f.c\n+++ b/f.c\n@@ --1 +1 @@\n", 0,
+		  "x:3: '@@ --1 +1 @@' is not a hunk header (@@ -A,B +C,D @@)" },
+		{ "--- a/f.c\n+++ b/f.c\n@@ -4294967297 +1 @@\n-a\n+b\n", 0,
+		  "x:3: a line number or count past 2147483647 in the hunk header" },
+		{ "--- a/f.c\n+++ b/f.c\n@@ -2147483647,5 +1 @@\n", 0,
+		  "x:3: a line number or count past 2147483647 in the hunk header" },
+		{ "--- a/f.c\n+++ b/f.c\n@@ -10,2 +10,2 @@\n-a\n-b\n+c\n+d\n@@ -11 +11 @@\n-b\n+d\n", 0,
+		  "x:8: the hunk overlaps or comes before the one at line 3" },
+		{ "--- a/f.c\n+++ b/f.c\n@@ -10 +10 @@\n-a\n+c\n@@ -2 +2 @@\n-b\n+d\n", 0,
+		  "x:6: the hunk overlaps or comes before the one at line 3" },
+		{ "--- \"a/f\\q.c\"\n+++ b/f.c\n@@ -1 +1 @@\n-a\n+b\n", 0, "x:1: a file name quoted wrongly" },
+	};
+	struct patch *p = NULL;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len = cases[i].len ? cases[i].len : strlen(cases[i].diff);
+
+		err[0] = '\0';
+		assert_int_equal(patch_parse(cases[i].diff, len, "x", &p, err, sizeof(err)), -EBADMSG);
+		assert_string_equal(err, cases[i].err);
+		assert_null(p);
+	}
+}
+
+/* git's C-quoted names (quotes, backslashes, non-ASCII, a newline) unquoted; a signature after the last hunk kept out.
+ */
+static void test_quoted(void **state)
+{
+	static const char D[] = "From 1 Mon Sep 17 00:00:00 2001\n"
+				"diff --git \"a/fs/x\\\"q\\\"\\303\\244.c\" \"b/fs/x\\\"q\\\"\\303\\244.c\"\n"
+				"index 1111111..2222222 100644\n"
+				"--- \"a/fs/x\\\"q\\\"\\303\\244.c\"\n"
+				"+++ \"b/fs/x\\\"q\\\"\\303\\244.c\"\n"
+				"@@ -1 +1 @@\n-a\n+b\n"
+				"diff --git \"a/fs/new\\nline.c\" \"b/fs/new\\nline.c\"\n"
+				"Binary files a and b differ\n"
+				"-- \n2.39.2\n";
+	struct patch *p = NULL;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(patch_parse(D, strlen(D), "q", &p, err, sizeof(err)), 0);
+	assert_int_equal(p->nfiles, 2);
+	assert_string_equal(p->files[0].old_path, "fs/x\"q\"\303\244.c");
+	assert_string_equal(p->files[0].new_path, "fs/x\"q\"\303\244.c");
+	assert_string_equal(p->files[1].new_path, "fs/new\nline.c");
+	assert_true(p->files[1].binary);
+	patch_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_git),
-		cmocka_unit_test(test_map),
-		cmocka_unit_test(test_plain_diff),
-		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_parse_git), cmocka_unit_test(test_map),	 cmocka_unit_test(test_plain_diff),
+		cmocka_unit_test(test_bad),	  cmocka_unit_test(test_strict), cmocka_unit_test(test_quoted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,25 +30,102 @@ void patch_free(struct patch *p)
 	free(p);
 }
 
-/* "a/fs/x.c" -> "fs/x.c" (and a diff -u timestamp after a tab dropped); NULL for /dev/null */
+/*
+ * A name git C-quoted ("a/f\303\244 \"x\".c": quotes, backslashes, control
+ * and non-ASCII bytes escaped) from s (at its opening quote) into *ret;
+ * *used: the bytes taken, the closing quote included. -EBADMSG when it is
+ * not one.
+ */
+static int unquote(const char *s, size_t len, char **ret, size_t *used)
+{
+	static const char esc[] = "a\ab\bf\fn\nr\rt\tv\v\"\"\\\\";
+	char *out = malloc(len + 1), *o = out;
+	size_t i = 1;
+
+	if (!out)
+		return -ENOMEM;
+	while (i < len && s[i] != '"') {
+		const char *e;
+
+		if (s[i] != '\\') {
+			*o++ = s[i++];
+		} else if (i + 3 < len && s[i + 1] >= '0' && s[i + 1] <= '3' && s[i + 2] >= '0' && s[i + 2] <= '7' &&
+			   s[i + 3] >= '0' && s[i + 3] <= '7') {
+			*o++ = (char)((s[i + 1] - '0') << 6 | (s[i + 2] - '0') << 3 | (s[i + 3] - '0'));
+			i += 4;
+		} else if (i + 1 < len && s[i + 1] && (e = strchr(esc, s[i + 1])) && (e - esc) % 2 == 0) {
+			*o++ = e[1];
+			i += 2;
+		} else {
+			break;
+		}
+	}
+	if (i >= len || s[i] != '"' || o == out) {
+		free(out);
+		return -EBADMSG;
+	}
+	*o = '\0';
+	*ret = out;
+	*used = i + 1;
+	return 0;
+}
+
+/* "a/fs/x.c" -> "fs/x.c" (git's quoted form unquoted, a diff -u timestamp after a tab dropped); NULL for /dev/null */
 static int strip_path(const char *s, size_t len, char **ret)
 {
 	const char *tab = memchr(s, '\t', len), *slash;
+	char *q = NULL;
+	size_t used;
+	int r;
 
-	if (tab)
-		len = (size_t)(tab - s);
-	while (len && (s[len - 1] == ' ' || s[len - 1] == '\r'))
-		len--;
 	*ret = NULL;
-	if (len == 9 && !memcmp(s, "/dev/null", 9))
+	if (len && s[0] == '"') {
+		if ((r = unquote(s, len, &q, &used)) < 0)
+			return r;
+		s = q;
+		len = strlen(q);
+	} else if (tab) {
+		len = (size_t)(tab - s);
+	}
+	while (!q && len && (s[len - 1] == ' ' || s[len - 1] == '\r'))
+		len--;
+	if (len == 9 && !memcmp(s, "/dev/null", 9)) {
+		free(q);
 		return 0;
+	}
 	slash = memchr(s, '/', len);
 	if (slash && (size_t)(slash - s) + 1 < len) {
 		len -= (size_t)(slash - s) + 1;
 		s = slash + 1;
 	}
 	*ret = strndup(s, len);
+	free(q);
 	return *ret ? 0 : -ENOMEM;
+}
+
+/* "diff --git a/X b/X"'s names (either quoted) into f; -EBADMSG when they are not there. */
+static int git_names(const char *s, struct patch_file *f)
+{
+	size_t len = strlen(s), used;
+	const char *b;
+	char *q;
+	int r;
+
+	if (s[0] == '"') {
+		if ((r = unquote(s, len, &q, &used)) < 0)
+			return r;
+		r = strip_path(q, strlen(q), &f->old_path);
+		free(q);
+		if (r < 0 || s[used] != ' ')
+			return r < 0 ? r : -EBADMSG;
+		b = s + used + 1;
+	} else {
+		if (strncmp(s, "a/", 2) != 0 || !(b = strstr(s, " b/")) ||
+		    (r = strip_path(s, (size_t)(b - s), &f->old_path)) < 0)
+			return -EBADMSG;
+		b++;
+	}
+	return strip_path(b, strlen(b), &f->new_path);
 }
 
 static struct patch_file *new_file(struct patch *p)
@@ -75,31 +152,70 @@ static int push_line(struct patch_file *f, size_t *cap, const struct patch_line 
 	return 0;
 }
 
-/* "@@ -a[,b] +c[,d] @@ section" */
+/* The largest line number or count a hunk may name: 2^31 - 1 (a start and its count together too). */
+#define PATCH_LINE_MAX 0x7fffffffu
+
+/* Decimal digits at *s as a line number or count (no sign, no overflow); *s moved past them. */
+static int number(const char **s, uint32_t *ret)
+{
+	uint64_t v = 0;
+	const char *p = *s;
+
+	if (*p < '0' || *p > '9')
+		return -EBADMSG;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if ((v = v * 10 + (uint64_t)(*p - '0')) > PATCH_LINE_MAX)
+			return -ERANGE;
+	*s = p;
+	*ret = (uint32_t)v;
+	return 0;
+}
+
+/* ",n" after a number, when there: *ret, else 1 (a hunk of one line). */
+static int count(const char **s, uint32_t *ret)
+{
+	*ret = 1;
+	if (**s != ',')
+		return 0;
+	(*s)++;
+	return number(s, ret);
+}
+
+/* "@@ -a[,b] +c[,d] @@ section": -EBADMSG when it is not one, -ERANGE for a number past PATCH_LINE_MAX */
 static int parse_hunk_header(const char *s, struct patch_hunk *h)
 {
-	unsigned a, b = 1, c, d = 1;
-	int n = 0;
+	uint32_t a, b, c, d;
 	const char *at;
+	int r;
 
-	if (sscanf(s, "@@ -%u%n", &a, &n) != 1)
+	if (strncmp(s, "@@ -", 4) != 0)
 		return -EBADMSG;
-	s += n;
-	if (*s == ',' && sscanf(s, ",%u%n", &b, &n) == 1)
-		s += n;
-	if (sscanf(s, " +%u%n", &c, &n) != 1)
+	s += 4;
+	if ((r = number(&s, &a)) < 0 || (r = count(&s, &b)) < 0)
+		return r;
+	if (strncmp(s, " +", 2) != 0)
 		return -EBADMSG;
-	s += n;
-	if (*s == ',' && sscanf(s, ",%u%n", &d, &n) == 1)
-		s += n;
+	s += 2;
+	if ((r = number(&s, &c)) < 0 || (r = count(&s, &d)) < 0)
+		return r;
 	if (strncmp(s, " @@", 3) != 0)
 		return -EBADMSG;
+	if ((uint64_t)a + b > PATCH_LINE_MAX || (uint64_t)c + d > PATCH_LINE_MAX)
+		return -ERANGE;
 	at = s + 3;
 	while (*at == ' ')
 		at++;
 	*h = (struct patch_hunk){ .old_start = a, .old_len = b, .new_start = c, .new_len = d };
 	h->section = strdup(at);
 	return h->section ? 0 : -ENOMEM;
+}
+
+/* Whether hunk h starts before the previous one of its file ends, on either side. */
+static bool overlaps(const struct patch_file *f, const struct patch_hunk *h)
+{
+	const struct patch_hunk *p = f->nhunks ? &f->hunks[f->nhunks - 1] : NULL;
+
+	return p && (h->old_start < p->old_start + p->old_len || h->new_start < p->new_start + p->new_len);
 }
 
 int patch_parse(const char *buf, size_t len, const char *name, struct patch **ret, char *err, size_t es)
@@ -110,6 +226,7 @@ int patch_parse(const char *buf, size_t len, const char *name, struct patch **re
 	uint32_t left_old = 0, left_new = 0, old_no = 0, new_no = 0;
 	unsigned lineno = 0, hunk_at = 0;
 	bool git_header = false; /* f came from "diff --git" and has no "---" yet */
+	bool hunk_ended = false; /* the line before ended a hunk */
 	int r = 0;
 
 	*ret = NULL;
@@ -127,10 +244,24 @@ int patch_parse(const char *buf, size_t len, const char *name, struct patch **re
 		lineno++;
 		if (nl)
 			*nl = '\0';
+		if (memchr(s, '\0', l)) {
+			r = -EBADMSG;
+			snprintf(err, es, "%s:%u: a NUL byte: not a text diff", name, lineno);
+			break;
+		}
 		if (l && s[l - 1] == '\r')
 			s[--l] = '\0';
 		if (s[0] == '\\') /* "\ No newline at end of file" */
 			continue;
+		if (hunk_ended && !left_old && !left_new && (s[0] == '+' || s[0] == '-' || s[0] == ' ') &&
+		    strcmp(s, "-- ") != 0 && strcmp(s, "--") != 0 &&
+		    !(!strncmp(s, "--- ", 4) && pos < len && !strncmp(p->buf + pos, "+++ ", 4))) {
+			/* as git apply and patch: a hunk whose counts leave changed lines out is corrupt */
+			r = -EBADMSG;
+			snprintf(err, es, "%s:%u: more lines than the hunk at line %u counts", name, lineno, hunk_at);
+			break;
+		}
+		hunk_ended = false;
 		if (left_old || left_new) {
 			struct patch_line pl = {
 				.kind = l ? s[0] : ' ', .text = l ? s + 1 : s, .len = l ? l - 1 : 0, .patch_no = lineno
@@ -158,12 +289,11 @@ int patch_parse(const char *buf, size_t len, const char *name, struct patch **re
 				left_new--;
 			}
 			f->hunks[f->nhunks - 1].n++;
+			hunk_ended = !left_old && !left_new;
 			r = push_line(f, &cap, &pl);
 			continue;
 		}
 		if (!strncmp(s, "diff --git ", 11)) {
-			const char *b = strstr(s + 11, " b/");
-
 			f = new_file(p);
 			cap = 0;
 			if (!f) {
@@ -171,10 +301,9 @@ int patch_parse(const char *buf, size_t len, const char *name, struct patch **re
 				break;
 			}
 			git_header = true;
-			if (!strncmp(s + 11, "a/", 2) && b &&
-			    ((r = strip_path(s + 11, (size_t)(b - s - 11), &f->old_path)) < 0 ||
-			     (r = strip_path(b + 1, strlen(b + 1), &f->new_path)) < 0))
-				break;
+			/* names git could not write plainly are taken from "---"/"+++" (or stay unknown) */
+			if ((r = git_names(s + 11, f)) == -EBADMSG)
+				r = 0;
 		} else if (!strncmp(s, "index ", 6) && f) {
 			const char *dots = strstr(s + 6, "..");
 
@@ -199,8 +328,11 @@ int patch_parse(const char *buf, size_t len, const char *name, struct patch **re
 			free(f->new_path);
 			f->old_path = f->new_path = NULL;
 			if ((r = strip_path(s + 4, l - 4, &f->old_path)) < 0 ||
-			    (r = strip_path(t + 4, l2 - 4, &f->new_path)) < 0)
+			    (r = strip_path(t + 4, l2 - 4, &f->new_path)) < 0) {
+				if (r == -EBADMSG)
+					snprintf(err, es, "%s:%u: a file name quoted wrongly", name, lineno);
 				break;
+			}
 			pos += l2 + 1;
 			lineno++;
 		} else if (!strncmp(s, "@@ ", 3)) {
@@ -215,8 +347,19 @@ int patch_parse(const char *buf, size_t len, const char *name, struct patch **re
 			if (r == -EBADMSG)
 				snprintf(err, es, "%s:%u: '%.60s' is not a hunk header (@@ -A,B +C,D @@)", name, lineno,
 					 s);
-			if (r < 0)
+			else if (r == -ERANGE)
+				snprintf(err, es, "%s:%u: a line number or count past %u in the hunk header", name,
+					 lineno, PATCH_LINE_MAX);
+			if (r == 0 && overlaps(f, &h)) {
+				free(h.section);
+				r = -EBADMSG;
+				snprintf(err, es, "%s:%u: the hunk overlaps or comes before the one at line %u", name,
+					 lineno, hunk_at);
+			}
+			if (r < 0) {
+				r = r == -ERANGE ? -EBADMSG : r;
 				break;
+			}
 			nv = realloc(f->hunks, (f->nhunks + 1) * sizeof(*nv));
 			if (!nv) {
 				free(h.section);

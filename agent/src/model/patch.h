@@ -7,7 +7,10 @@
  * "a/fs/xfs/xfs_file.c" is "fs/xfs/xfs_file.c"); git's "index OLD..NEW"
  * blob ids are kept (they say which version of a file the diff is from).
  * Mail headers before the first file and a signature after the last hunk
- * are skipped. Pure: parses a buffer.
+ * are skipped. As git apply reads it: names git C-quoted are unquoted; a
+ * hunk's counts are exact (a changed line right after the lines it counts
+ * is refused), its numbers are decimal and below 2^31, hunks come in order
+ * without overlapping; a NUL byte is refused by line. Pure: parses a buffer.
  */
 #pragma once
 
@@ -49,7 +52,7 @@ struct patch {
 /*
  * Parse a unified diff. name is for messages ("FILE:LINE: ..."). Returns 0,
  * -EBADMSG (err says where and what: a hunk header, a count that does not
- * match its lines, no file at all) or -ENOMEM.
+ * match its lines, hunks out of order, a NUL, no file at all) or -ENOMEM.
  */
 int patch_parse(const char *buf, size_t len, const char *name, struct patch **ret, char *err, size_t errsize);
 void patch_free(struct patch *p);
