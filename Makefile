@@ -166,7 +166,10 @@ $(BUILD)/host/tools/%: tests/host/%.c | $(BUILD)/.packages-build
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) -o $@ $< -lext2fs -lcom_err
 
-host-tools: $(BUILD)/host/tools/mkhostile
+host-tools: $(BUILD)/host/tools/mkhostile $(BUILD)/plain/host/fsagent
+# the host binary without sanitizers, for valgrind: what happens inside libjansson is invisible to ASan
+$(BUILD)/plain/host/fsagent: FORCE
+	$(Q)$(MAKE) -s SANITIZE= BUILD=$(BUILD)/plain CFLAGS='$(CFLAGS)' $@
 # the bisection simulation links the analysis layer, optimised, without sanitizers: it runs 20,000 bisections
 $(BUILD)/host/tools/bisect-sim: tests/host/bisect-sim.c agent/src/analysis/bisect.c agent/src/analysis/bisect.h | $(BUILD)/.packages-build
 	@mkdir -p $(@D)

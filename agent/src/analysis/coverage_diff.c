@@ -38,7 +38,7 @@ static long lookup(const struct strmap *m, const char *file, uint32_t line)
 	return strmap_get(m, key);
 }
 
-/* A line's text as JSON: bytes that are not UTF-8 become '?'. */
+/* Text from the diff or the coverage data as JSON: bytes that are not UTF-8 become '?'. NULL on no memory. */
 static json_t *text_json(const char *s, size_t len)
 {
 	json_t *j = json_stringn(s, len);
@@ -57,21 +57,28 @@ static json_t *text_json(const char *s, size_t len)
 	return j;
 }
 
+static json_t *str_json(const char *s)
+{
+	return text_json(s, strlen(s));
+}
+
 struct diff_state {
 	struct coverage *c;
 	const struct coverage_diff_opts *o;
 	uint32_t *hits;	   /* by test: changed lines of code reached */
 	uint32_t *reached; /* the covered ids of changed lines some test reached (universe of the group) */
 	size_t nreached, capreached;
+	uint8_t *is_reached;		 /* by covered id: in reached already */
+	const char *last_path, *last_fn; /* unreached's last entry's, as given */
 	unsigned code, hit, unmapped;
 	json_t *unreached; /* [{file, function, lines}] */
 };
 
 static int add_reached(struct diff_state *d, uint32_t id)
 {
-	for (size_t i = 0; i < d->nreached; i++)
-		if (d->reached[i] == id)
-			return 0;
+	if (d->is_reached[id])
+		return 0;
+	d->is_reached[id] = 1;
 	if (d->nreached == d->capreached) {
 		uint32_t *nv =
 			realloc(d->reached, (d->capreached = d->capreached ? d->capreached * 2 : 64) * sizeof(*nv));
@@ -84,18 +91,19 @@ static int add_reached(struct diff_state *d, uint32_t id)
 	return 0;
 }
 
-/* A line no test reaches, into the file's function's entry. */
-static void add_unreached(struct diff_state *d, const char *path, const char *fn, uint32_t line)
+/* A line no test reaches, into the file's function's entry (the last one, when of the same). 0 or -ENOMEM. */
+static int add_unreached(struct diff_state *d, const char *path, const char *fn, uint32_t line)
 {
 	json_t *e, *last = json_array_get(d->unreached, json_array_size(d->unreached) - 1);
 
-	if (last && streq(json_string_value(json_object_get(last, "file")), path) &&
-	    streq(json_string_value(json_object_get(last, "function")), fn)) {
-		json_array_append_new(json_object_get(last, "lines"), json_integer(line));
-		return;
-	}
-	e = json_pack("{s:s, s:s, s:[I]}", "file", path, "function", fn, "lines", (json_int_t)line);
-	json_array_append_new(d->unreached, e);
+	if (last && streq(d->last_path, path) && streq(d->last_fn, fn))
+		return json_array_append_new(json_object_get(last, "lines"), json_integer(line)) ? -ENOMEM : 0;
+	e = json_pack("{s:o, s:o, s:[I]}", "file", str_json(path), "function", str_json(fn), "lines", (json_int_t)line);
+	if (!e || json_array_append_new(d->unreached, e) < 0)
+		return -ENOMEM;
+	d->last_path = path;
+	d->last_fn = fn;
+	return 0;
 }
 
 /*
@@ -109,28 +117,26 @@ static int judge(struct diff_state *d, json_t *jl, const char *file, const char 
 	json_t *tests;
 	const char *fn;
 
-	if (code < 0) {
-		json_object_set_new(jl, "code", json_false());
-		return 0;
-	}
+	if (code < 0)
+		return json_object_set_new(jl, "code", json_false()) < 0 ? -ENOMEM : 0;
 	fn = c->code_fn[code] == COVERAGE_NO_FN ? "" : c->fns.keys[c->code_fn[code]];
-	json_object_set_new(jl, "code", json_true());
-	json_object_set_new(jl, "function", json_string(fn));
 	tests = json_array();
-	json_object_set_new(jl, "tests", tests);
+	if (json_object_set_new(jl, "code", json_true()) < 0 || json_object_set_new(jl, "function", str_json(fn)) < 0 ||
+	    json_object_set_new(jl, "tests", tests) < 0)
+		return -ENOMEM;
 	d->code++;
 	id = lookup(&c->lines, file, at);
 	for (size_t i = 0; id >= 0 && i < c->nt; i++)
 		if (coverage_test_reached(&c->t[i], (uint32_t)id)) {
-			json_array_append_new(tests, json_string(c->t[i].name));
+			if (json_array_append_new(tests, str_json(c->t[i].name)) < 0)
+				return -ENOMEM;
 			d->hits[i]++;
 		}
 	if (json_array_size(tests)) {
 		d->hit++;
 		return add_reached(d, (uint32_t)id);
 	}
-	add_unreached(d, path, fn, side_no);
-	return 0;
+	return add_unreached(d, path, fn, side_no);
 }
 
 /*
@@ -146,6 +152,31 @@ static uint32_t code_after(const struct coverage *c, const char *file, uint32_t 
 	return 0;
 }
 
+/*
+ * A run of changed lines (no context between) starting at i: where it
+ * ends, and whether it has a line on this side (mine).
+ */
+static size_t block_end(const struct patch_file *f, const struct patch_hunk *h, size_t i, char mine, bool *mixed)
+{
+	*mixed = false;
+	for (; i < h->first + h->n && f->lines[i].kind != ' '; i++)
+		*mixed |= f->lines[i].kind == mine;
+	return i;
+}
+
+/* A hunk's entry in hunks, its lines array in *ret. Returns 0 or -ENOMEM. */
+static int hunk_json(json_t *hunks, const struct patch_hunk *h, json_t **ret)
+{
+	json_t *jh = json_pack("{s:I, s:I, s:I, s:I, s:o, s:[]}", "old_start", (json_int_t)h->old_start, "old_len",
+			       (json_int_t)h->old_len, "new_start", (json_int_t)h->new_start, "new_len",
+			       (json_int_t)h->new_len, "section", str_json(h->section), "lines");
+
+	if (!jh || json_array_append_new(hunks, jh) < 0)
+		return -ENOMEM;
+	*ret = json_object_get(jh, "lines");
+	return 0;
+}
+
 /* One changed file's hunks, judged line by line; its entry's counts. */
 static int diff_file(struct diff_state *d, const struct patch_file *f, const char *path, const char *file, json_t *jf)
 {
@@ -154,65 +185,68 @@ static int diff_file(struct diff_state *d, const struct patch_file *f, const cha
 	const char mine = res ? '+' : '-';
 	json_t *hunks = json_array();
 	unsigned code0 = d->code, hit0 = d->hit, unmapped0 = d->unmapped;
-	int r = 0;
+	int r = json_object_set_new(jf, "hunks", hunks) < 0 ? -ENOMEM : 0;
 
-	json_object_set_new(jf, "hunks", hunks);
 	for (size_t k = 0; r >= 0 && k < f->nhunks; k++) {
 		const struct patch_hunk *h = &f->hunks[k];
-		json_t *lines = json_array();
+		json_t *lines = NULL;
 		uint32_t last_side = (res ? h->new_start : h->old_start) - 1; /* this side's line before */
+		size_t end = h->first; /* the current run of changed lines ends here */
+		bool mixed = false;    /* ... and has a line on this side */
 
-		json_array_append_new(hunks,
-				      json_pack("{s:i, s:i, s:i, s:i, s:s, s:o}", "old_start", (int)h->old_start,
-						"old_len", (int)h->old_len, "new_start", (int)h->new_start, "new_len",
-						(int)h->new_len, "section", h->section, "lines", lines));
+		r = hunk_json(hunks, h, &lines);
 		for (size_t i = h->first; r >= 0 && i < h->first + h->n; i++) {
 			const struct patch_line *l = &f->lines[i];
 			uint32_t side_no = res ? l->new_no : l->old_no, at;
-			json_t *jl = json_pack("{s:s#, s:i, s:i, s:o}", "kind", &l->kind, 1, "old", (int)l->old_no,
-					       "new", (int)l->new_no, "text", text_json(l->text, l->len));
+			json_t *jl =
+				json_pack("{s:s#, s:I, s:I, s:o}", "kind", &l->kind, 1, "old", (json_int_t)l->old_no,
+					  "new", (json_int_t)l->new_no, "text", text_json(l->text, l->len));
 
-			json_array_append_new(lines, jl);
+			if (!jl || json_array_append_new(lines, jl) < 0) {
+				r = -ENOMEM;
+				break;
+			}
 			if (l->kind == ' ') {
 				last_side = side_no;
 				continue;
 			}
+			if (i >= end)
+				end = block_end(f, h, i, mine, &mixed);
 			if (l->kind != mine) {
 				/*
 				 * On the other side only: a block without a line on this side (a pure
 				 * insertion) is judged once, by this side's next line of code.
 				 */
-				bool block_start = i == h->first || f->lines[i - 1].kind == ' ', mixed = false;
+				bool block_start = i == h->first || f->lines[i - 1].kind == ' ';
 				uint32_t next;
 
-				for (size_t e = i; e < h->first + h->n && f->lines[e].kind != ' '; e++)
-					mixed |= f->lines[e].kind == mine;
-				for (size_t e = i; e > h->first && f->lines[e - 1].kind != ' '; e--)
-					mixed |= f->lines[e - 1].kind == mine;
 				if (mixed || !block_start)
 					continue;
 				next = rf ? patch_map(rf, last_side + 1, true) : last_side + 1;
 				at = next ? code_after(d->c, file, next) : 0;
-				if (at) {
-					json_object_set_new(jl, "judged_by", json_integer(at));
+				if (at && json_object_set_new(jl, "judged_by", json_integer(at)) < 0)
+					r = -ENOMEM;
+				else if (at)
 					r = judge(d, jl, file, path, last_side + 1, at);
-				}
 				continue;
 			}
 			last_side = side_no;
 			at = rf ? patch_map(rf, side_no, true) : side_no;
 			if (!at) {
-				json_object_set_new(jl, "unmapped", json_true());
 				d->unmapped++;
+				r = json_object_set_new(jl, "unmapped", json_true()) < 0 ? -ENOMEM : 0;
 				continue;
 			}
-			json_object_set_new(jl, "at", json_integer(at));
-			r = judge(d, jl, file, path, side_no, at);
+			if (json_object_set_new(jl, "at", json_integer(at)) < 0)
+				r = -ENOMEM;
+			else
+				r = judge(d, jl, file, path, side_no, at);
 		}
 	}
-	json_object_set_new(jf, "lines_code", json_integer(d->code - code0));
-	json_object_set_new(jf, "lines_reached", json_integer(d->hit - hit0));
-	json_object_set_new(jf, "lines_unmapped", json_integer(d->unmapped - unmapped0));
+	if (r >= 0 && (json_object_set_new(jf, "lines_code", json_integer(d->code - code0)) < 0 ||
+		       json_object_set_new(jf, "lines_reached", json_integer(d->hit - hit0)) < 0 ||
+		       json_object_set_new(jf, "lines_unmapped", json_integer(d->unmapped - unmapped0)) < 0))
+		r = -ENOMEM;
 	return r;
 }
 
@@ -249,9 +283,11 @@ static int rank_and_group(struct diff_state *d, json_t *res)
 	double secs = 0;
 	int r = -ENOMEM;
 
-	json_object_set_new(res, "tests", tests);
-	json_object_set_new(res, "group", group);
-	if (!v || !sets || !elems || !order)
+	if (json_object_set_new(res, "tests", tests) < 0) {
+		json_decref(group);
+		goto out;
+	}
+	if (json_object_set_new(res, "group", group) < 0 || !v || !sets || !elems || !order)
 		goto out;
 	for (size_t i = 0; i < c->nt; i++) {
 		double s = coverage_test_seconds(&c->t[i]);
@@ -266,22 +302,29 @@ static int rank_and_group(struct diff_state *d, json_t *res)
 		sets[i].elems = elems[i];
 		if (!d->hits[i])
 			continue;
-		v[nv++] = json_pack("{s:s, s:i, s:f, s:f}", "test", c->t[i].name, "lines", (int)d->hits[i], "seconds",
-				    s, "rank", d->o->by_time ? d->hits[i] / sets[i].cost : d->hits[i] - s * 1e-9);
+		v[nv] = json_pack("{s:o, s:I, s:f, s:f}", "test", str_json(c->t[i].name), "lines",
+				  (json_int_t)d->hits[i], "seconds", s, "rank",
+				  d->o->by_time ? d->hits[i] / sets[i].cost : d->hits[i] - s * 1e-9);
+		if (!v[nv++])
+			goto out;
 	}
 	qsort(v, nv, sizeof(*v), cmp_rank);
 	for (size_t i = 0; i < nv; i++) {
 		json_object_del(v[i], "rank");
-		json_array_append_new(tests, v[i]);
+		if (json_array_append_new(tests, v[i]) < 0)
+			goto out;
+		v[i] = NULL;
 	}
 	picks = cover_greedy(sets, c->nt, d->nreached, d->nreached, d->o->by_time, order);
 	for (size_t k = 0; picks != (size_t)-1 && k < picks; k++) {
-		json_array_append_new(group, json_string(c->t[order[k]].name));
+		if (json_array_append_new(group, str_json(c->t[order[k]].name)) < 0)
+			goto out;
 		secs += sets[order[k]].cost;
 	}
-	json_object_set_new(res, "group_seconds", json_real(secs));
-	r = 0;
+	r = json_object_set_new(res, "group_seconds", json_real(secs)) < 0 ? -ENOMEM : 0;
 out:
+	for (size_t i = 0; v && i < nv; i++)
+		json_decref(v[i]);
 	for (size_t i = 0; elems && i < c->nt; i++)
 		free(elems[i]);
 	free(elems);
@@ -299,45 +342,51 @@ json_t *coverage_diff(struct coverage *c, const struct patch *p, const struct co
 
 	coverage_settle(c);
 	d.hits = calloc(c->nt ? c->nt : 1, sizeof(*d.hits));
-	if (!d.hits || !d.unreached || !files || !absent)
+	d.is_reached = calloc(c->lines.n ? c->lines.n : 1, 1);
+	if (!d.hits || !d.is_reached || !d.unreached || !files || !absent)
 		goto out;
 	for (size_t i = 0; r >= 0 && i < p->nfiles; i++) {
 		const struct patch_file *f = &p->files[i];
 		const char *path = o->result_side ? f->new_path : f->old_path,
 			   *shown = f->new_path ? f->new_path : f->old_path, *file = path ? gcov_file(c, path) : NULL;
-		json_t *jf = json_pack("{s:s}", "path", shown);
+		json_t *jf = json_pack("{s:o}", "path", str_json(shown ?: ""));
 
-		json_array_append_new(files, jf);
+		if (!jf || json_array_append_new(files, jf) < 0) {
+			r = -ENOMEM;
+			break;
+		}
 		if (f->binary || !path || !file) {
 			const char *status =
 				f->binary ? "binary"
 				: !path	  ? (o->result_side ? "deleted by the change" : "added by the change")
 					  : why_absent(path);
 
-			json_object_set_new(jf, "status", json_string(status));
-			json_array_append_new(absent, json_pack("{s:s, s:s}", "path", shown, "why", status));
+			if (json_object_set_new(jf, "status", json_string(status)) < 0 ||
+			    json_array_append_new(
+				    absent, json_pack("{s:o, s:s}", "path", str_json(shown ?: ""), "why", status)) < 0)
+				r = -ENOMEM;
 			continue;
 		}
-		json_object_set_new(jf, "status", json_string("profiled"));
-		r = diff_file(&d, f, path, file, jf);
+		r = json_object_set_new(jf, "status", json_string("profiled")) < 0 ? -ENOMEM
+										   : diff_file(&d, f, path, file, jf);
 	}
-	res = json_pack("{s:s, s:s, s:s, s:b, s:o, s:o, s:o}", "schema", COVERAGE_DIFF_SCHEMA, "diff",
-			o->name ? o->name : "", "side", o->result_side ? "result" : "base", "rebased",
+	res = json_pack("{s:s, s:o, s:s, s:b, s:o, s:o, s:o}", "schema", COVERAGE_DIFF_SCHEMA, "diff",
+			str_json(o->name ? o->name : ""), "side", o->result_side ? "result" : "base", "rebased",
 			o->rebase != NULL, "files", files, "not_covered_files", absent, "unreached", d.unreached);
 	files = absent = d.unreached = NULL;
-	if (!res || r < 0 || rank_and_group(&d, res) < 0) {
+	if (!res || r < 0 || rank_and_group(&d, res) < 0 ||
+	    json_object_set_new(res, "lines_code", json_integer(d.code)) < 0 ||
+	    json_object_set_new(res, "lines_reached", json_integer(d.hit)) < 0 ||
+	    json_object_set_new(res, "lines_unmapped", json_integer(d.unmapped)) < 0) {
 		json_decref(res);
 		res = NULL;
-		goto out;
 	}
-	json_object_set_new(res, "lines_code", json_integer(d.code));
-	json_object_set_new(res, "lines_reached", json_integer(d.hit));
-	json_object_set_new(res, "lines_unmapped", json_integer(d.unmapped));
 out:
 	json_decref(files);
 	json_decref(absent);
 	json_decref(d.unreached);
 	free(d.hits);
+	free(d.is_reached);
 	free(d.reached);
 	return res;
 }

@@ -98,10 +98,29 @@ static void each_test(json_t *res, void (*fn)(const char *test, void *data), voi
 	}
 }
 
+/* s on one line of a plan or a list: control characters written as C escapes (a newline would start a key) */
+static void put_escaped(const char *s, FILE *out)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '\\')
+			fputs("\\\\", out);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+}
+
 static void diff_header(json_t *res, FILE *out)
 {
-	fprintf(out, "# fsagent coverage --diff %s: %zu tests reach %lld of %lld changed lines of code\n",
-		json_string_value(json_object_get(res, "diff")), json_array_size(json_object_get(res, "tests")),
+	fputs("# fsagent coverage --diff ", out);
+	put_escaped(json_string_value(json_object_get(res, "diff")) ?: "", out);
+	fprintf(out, ": %zu tests reach %lld of %lld changed lines of code\n",
+		json_array_size(json_object_get(res, "tests")),
 		(long long)json_integer_value(json_object_get(res, "lines_reached")),
 		(long long)json_integer_value(json_object_get(res, "lines_code")));
 }

@@ -86,7 +86,8 @@ static int load_change(const char *diff, const char *git, const char *side, cons
 		       struct patch **rebase, struct coverage_diff_opts *o, char *err, size_t es)
 {
 	_cleanup_free_ char *text = NULL;
-	const char *dots = strstr(diff, "..");
+	/* a file of that name is the diff, whatever it is called; else with --git, A..B a range */
+	const char *dots = fileio_exists(diff) ? NULL : strstr(diff, "..");
 	char a[41] = "", b[41] = "";
 	size_t len;
 	int r;
@@ -105,6 +106,7 @@ static int load_change(const char *diff, const char *git, const char *side, cons
 		r = git_capture(git, args, &text, err, es);
 		if (r != 0)
 			return r < 0 ? r : -EIO;
+		len = strlen(text);
 	} else {
 		r = fileio_read_full(diff, &text, &len);
 		if (r < 0) {
@@ -112,7 +114,6 @@ static int load_change(const char *diff, const char *git, const char *side, cons
 			return r;
 		}
 	}
-	len = strlen(text);
 	r = patch_parse(text, len, diff, ret, err, es);
 	if (r < 0 || !git || !k[0] || side)
 		return r;
