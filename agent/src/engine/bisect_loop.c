@@ -478,13 +478,15 @@ static int loop(struct state *s)
 
 int bisect_loop(struct bisect_run *in)
 {
-	struct state s = { .in = in, .log = json_array() };
+	struct state s = { .in = in };
 	double conf = in->o.confidence;
 	struct statedir_option opt = { "confidence", &conf, in->confidence_given, false };
 	int r, rc;
 
 	if (statedir_lock(in->dir, "fsagent bisect") < 0)
 		return 2;
+	if (!(s.log = json_array()))
+		return 3;
 	job_stop_on_signals();
 	r = bisect_line_setup(in, &s.line);
 	s.commits = json_object_get(s.line, "commits");
