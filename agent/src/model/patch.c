@@ -360,13 +360,16 @@ int patch_parse(const char *buf, size_t len, const char *name, struct patch **re
 				r = r == -ERANGE ? -EBADMSG : r;
 				break;
 			}
-			nv = realloc(f->hunks, (f->nhunks + 1) * sizeof(*nv));
-			if (!nv) {
-				free(h.section);
-				r = -ENOMEM;
-				break;
+			/* room doubles: a diff of a million one-line hunks must not copy the array a million times */
+			if ((f->nhunks & (f->nhunks - 1)) == 0) {
+				nv = realloc(f->hunks, (f->nhunks ? 2 * f->nhunks : 1) * sizeof(*nv));
+				if (!nv) {
+					free(h.section);
+					r = -ENOMEM;
+					break;
+				}
+				f->hunks = nv;
 			}
-			f->hunks = nv;
 			h.first = f->nlines;
 			f->hunks[f->nhunks++] = h;
 			left_old = h.old_len;
