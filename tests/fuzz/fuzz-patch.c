@@ -51,7 +51,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	null = fopen("/dev/null", "we");
 	for (int k = 0; k < 4 && null; k++) {
-		struct coverage_diff_opts o = { .name = "fuzz\n.diff", .result_side = k & 1, .rebase = k & 2 ? p : NULL };
+		struct coverage_diff_opts o = { .name = "fuzz\n.diff",
+						.result_side = k & 1,
+						.rebase = k & 2 ? p : NULL };
 		json_t *res = coverage_diff(c, p, &o);
 
 		if (res) {

@@ -45,6 +45,10 @@
 
 #define QUALIFY_SCHEMA "fsagent-qualify/1"
 
+/* The options a qualification keeps in DIR/options.json, in given[]'s order: alpha, min_rate, miss, rounds,
+ * baseline_runs, max_runs, budget. */
+#define QUALIFY_KEPT 7
+
 struct qualify_opts {
 	double alpha;		/* family-wise, over all looks (0.01) */
 	double min_rate;	/* the smallest regression to catch, a failure rate (0.2) */

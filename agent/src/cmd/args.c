@@ -33,7 +33,7 @@ int parse_count(const char *opt, const char *s, unsigned long long lo, unsigned 
 	return 0;
 }
 
-int parse_qualify_option(const char *name, const char *arg, struct qualify_opts *o, bool given[5])
+int parse_qualify_option(const char *name, const char *arg, struct qualify_opts *o, bool given[QUALIFY_KEPT])
 {
 	unsigned long long n;
 
@@ -61,6 +61,7 @@ int parse_qualify_option(const char *name, const char *arg, struct qualify_opts 
 		if (parse_count("--max-runs", arg, 3, 100000, &n) < 0)
 			return -EINVAL;
 		o->max_runs = (unsigned)n;
+		given[5] = true;
 		return 0;
 	}
 	return -ENOENT;

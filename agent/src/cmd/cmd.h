@@ -11,19 +11,19 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analysis/qualify.h"
 #include "util/output.h"
 
 /* opt's value s as a number strictly between lo and hi. Returns 0 or -EINVAL (logged, naming opt). */
 int parse_real(const char *opt, const char *s, double lo, double hi, double *ret);
 /* opt's value s as a count from lo to hi. Returns 0 or -EINVAL (logged, naming opt). */
 int parse_count(const char *opt, const char *s, unsigned long long lo, unsigned long long hi, unsigned long long *ret);
-struct qualify_opts;
 /*
  * A qualification's option by its long name (alpha, min-rate, miss, rounds,
- * baseline-runs, max-runs) into o, given[] marking the first five. Returns
+ * baseline-runs, max-runs) into o, given[] marking it (QUALIFY_KEPT). Returns
  * 0, -EINVAL (logged, naming the option) or -ENOENT (not one of them).
  */
-int parse_qualify_option(const char *name, const char *arg, struct qualify_opts *o, bool given[5]);
+int parse_qualify_option(const char *name, const char *arg, struct qualify_opts *o, bool given[QUALIFY_KEPT]);
 /* Their entries in a getopt_long table, each returning 'Q' (the name from the long index) */
 #define PARSE_QUALIFY_OPTIONS                                                                         \
 	{ "alpha", required_argument, NULL, 'Q' }, { "min-rate", required_argument, NULL, 'Q' },      \

@@ -27,7 +27,7 @@ int cmd_qualify(int argc, char **argv)
 	};
 	struct qualify_run q = { .jobs = 1 };
 	const char *plan_arg = NULL;
-	bool given[5] = { false };
+	bool given[QUALIFY_KEPT] = { false };
 	unsigned long long n;
 	int c, rc, li = 0;
 
@@ -43,6 +43,7 @@ int cmd_qualify(int argc, char **argv)
 		case 'b':
 			if (parse_count("--budget", optarg, 1, 1000000000, &q.budget) < 0)
 				return 2;
+			given[6] = true;
 			break;
 		case 'j':
 			if (parse_count("--jobs", optarg, 1, 2, &n) < 0)

@@ -25,15 +25,20 @@
 #include <time.h>
 
 /* DIR/options.json: the options that decide verdicts are those of the start; going on with others is refused. */
-static int setup_options(struct qualify_run *q, const bool given[5])
+static int setup_options(struct qualify_run *q, const bool given[QUALIFY_KEPT])
 {
-	double vals[5] = { q->o.alpha, q->o.min_rate, q->o.miss, q->o.rounds, q->o.baseline_runs };
-	struct statedir_option opts[5] = {
-		{ "alpha", &vals[0], given[0], false },	       { "min_rate", &vals[1], given[1], false },
-		{ "miss", &vals[2], given[2], false },	       { "rounds", &vals[3], given[3], true },
+	double vals[QUALIFY_KEPT] = { q->o.alpha,	  q->o.min_rate, q->o.miss,	   q->o.rounds,
+				      q->o.baseline_runs, q->o.max_runs, (double)q->budget };
+	struct statedir_option opts[QUALIFY_KEPT] = {
+		{ "alpha", &vals[0], given[0], false },
+		{ "min_rate", &vals[1], given[1], false },
+		{ "miss", &vals[2], given[2], false },
+		{ "rounds", &vals[3], given[3], true },
 		{ "baseline_runs", &vals[4], given[4], true },
+		{ "max_runs", &vals[5], given[5], true, .newer = true },
+		{ "budget", &vals[6], given[6], true, .zero = true, .newer = true }, /* 0: the fixed protocol's */
 	};
-	int r = statedir_options(q->dir, "fsagent qualify", opts, 5);
+	int r = statedir_options(q->dir, "fsagent qualify", opts, QUALIFY_KEPT);
 
 	if (r < 0)
 		return r;
@@ -42,6 +47,8 @@ static int setup_options(struct qualify_run *q, const bool given[5])
 	q->o.miss = vals[2];
 	q->o.rounds = (unsigned)vals[3];
 	q->o.baseline_runs = (unsigned)vals[4];
+	q->o.max_runs = (unsigned)vals[5];
+	q->budget = (unsigned long long)vals[6];
 	return 0;
 }
 
@@ -432,7 +439,7 @@ int qualify_loop_run(struct qualify_run *q)
 	return compare_num(json_object_get(doc, "counts"), "regression") ? 1 : 0;
 }
 
-int qualify_loop_setup(struct qualify_run *q, const char *plan_arg, const bool given[5])
+int qualify_loop_setup(struct qualify_run *q, const char *plan_arg, const bool given[QUALIFY_KEPT])
 {
 	int r = qualify_plan_setup(q, plan_arg);
 

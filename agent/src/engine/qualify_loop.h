@@ -48,9 +48,9 @@ struct qualify_run {
 	const char *kernel[2];
 };
 
-/* DIR/plan from plan_arg (or as it was), DIR/options.json (given: alpha, min_rate, miss, rounds, baseline_runs).
+/* DIR/plan from plan_arg (or as it was), DIR/options.json (given: which of the kept options were given).
  * Returns 0 or -errno (logged). */
-int qualify_loop_setup(struct qualify_run *q, const char *plan_arg, const bool given[5]);
+int qualify_loop_setup(struct qualify_run *q, const char *plan_arg, const bool given[QUALIFY_KEPT]);
 
 /* The rounds until every test is decided, the rounds or the budget spent; the outcome written. Returns the exit status:
  * 0, 1 a regression, 3 a runner failed. */

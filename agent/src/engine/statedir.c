@@ -44,25 +44,33 @@ int statedir_lock(const char *dir, const char *who)
 	return 0;
 }
 
+static json_t *option_json(const struct statedir_option *o)
+{
+	return o->integer ? json_integer((json_int_t)*o->value) : json_real(*o->value);
+}
+
 int statedir_options(const char *dir, const char *who, struct statedir_option *opts, size_t n)
 {
 	char path[PATH_MAX];
 	json_t *doc;
+	bool added = false;
 	int r;
 
 	if ((r = fileio_pathf(path, "%s/options.json", dir)) < 0)
 		return r;
 	if (!fileio_exists(path)) {
 		doc = json_object();
-		for (size_t i = 0; doc && i < n; i++)
-			json_object_set_new(doc, opts[i].key,
-					    opts[i].integer ? json_integer((json_int_t)*opts[i].value)
-							    : json_real(*opts[i].value));
+		for (size_t i = 0; doc && i < n; i++) {
+			if (json_object_set_new(doc, opts[i].key, option_json(&opts[i])) < 0) {
+				json_decref(doc);
+				doc = NULL;
+			}
+		}
 		r = doc ? write_output(path, doc, dump_json) : -ENOMEM;
 		json_decref(doc);
 		return r;
 	}
-	doc = json_load_file(path, 0, NULL);
+	doc = json_load_file(path, JSON_REJECT_DUPLICATES, NULL);
 	if (!json_is_object(doc)) {
 		log_err("%s: not the options of %s", path, who);
 		json_decref(doc);
@@ -71,8 +79,19 @@ int statedir_options(const char *dir, const char *who, struct statedir_option *o
 	for (size_t i = 0; i < n; i++) {
 		json_t *v = json_object_get(doc, opts[i].key);
 
-		if (!json_is_number(v) || json_number_value(v) <= 0) {
-			log_err("%s: key '%s': missing or not a positive number", path, opts[i].key);
+		if (!v && opts[i].newer) {
+			/* begun before this option was kept: what is given (or the default) from now on */
+			if (json_object_set_new(doc, opts[i].key, option_json(&opts[i])) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+			added = true;
+			continue;
+		}
+		if (!json_is_number(v) || json_number_value(v) < 0 || (json_number_value(v) == 0 && !opts[i].zero) ||
+		    (opts[i].integer && !json_is_integer(v))) {
+			log_err("%s: key '%s': missing or not a %s", path, opts[i].key,
+				opts[i].zero ? "number from 0" : "positive number");
 			r = -EBADMSG;
 			break;
 		}
@@ -84,6 +103,8 @@ int statedir_options(const char *dir, const char *who, struct statedir_option *o
 		}
 		*opts[i].value = json_number_value(v);
 	}
+	if (r == 0 && added)
+		r = write_output(path, doc, dump_json);
 	json_decref(doc);
 	return r;
 }

@@ -18,13 +18,16 @@ struct statedir_option {
 	double *value; /* in: given or default; out: the directory's */
 	bool given;    /* given on the command line: must equal the directory's */
 	bool integer;  /* written as an integer */
+	bool zero;     /* 0 is a value (budget: "the default protocol's"), not a fault */
+	bool newer;    /* kept since a later fsagent: absent from an older directory, the given or default value
+			  is taken and written there */
 };
 
 /*
  * DIR/options.json: written from opts when absent; else read back into
- * opts, a given option that differs refused (-EEXIST), a missing or
- * non-positive one -EBADMSG. Returns 0 or -errno (logged, naming the file
- * and key).
+ * opts, a given option that differs refused (-EEXIST), a missing (but a
+ * newer one's) or non-positive (but a zero one's 0) one -EBADMSG. Returns 0
+ * or -errno (logged, naming the file and key).
  */
 int statedir_options(const char *dir, const char *who, struct statedir_option *opts, size_t n);
 

@@ -43,7 +43,7 @@ struct track_run {
 	const char *probe;  /* a shell command line; NULL: regressions are not bisected */
 	const char *notify; /* a shell command line run after each revision, or NULL */
 	struct qualify_opts qo;
-	bool qgiven[5]; /* alpha, min_rate, miss, rounds, baseline_runs given */
+	bool qgiven[QUALIFY_KEPT]; /* which of a qualification's kept options were given (budget: never) */
 	unsigned long long budget;
 	unsigned jobs;
 	bool fetch;		      /* git fetch before each look */
