@@ -73,6 +73,18 @@ static void ends_text(json_t *doc, FILE *out)
 		(long long)json_integer_value(json_object_get(b, "runs")));
 }
 
+/* The entry of the line's commit at index, or NULL (no runs there). */
+static json_t *commit_of(json_t *doc, json_int_t index)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "commits"), i, c)
+		if (json_integer_value(json_object_get(c, "index")) == index)
+			return c;
+	return NULL;
+}
+
 static void verdict_text(json_t *doc, FILE *out)
 {
 	const char *v = s_of(doc, "verdict");
@@ -92,24 +104,47 @@ static void verdict_text(json_t *doc, FILE *out)
 			fprintf(out, "%s %.12s \"%s\"", i ? "," : "", s_of(c, "sha"), s_of(c, "subject"));
 		fputs(" (the others could not be built or tested)", out);
 	} else if (streq(v, "no-difference")) {
-		fprintf(out, "the ends do not differ: %s", s_of(doc, "why"));
+		/* no culprit: what was measured at the ends, no confidence in a commit that is not named */
+		json_t *good = commit_of(doc, 0),
+		       *bad = commit_of(doc, json_integer_value(json_object_get(doc, "line_commits")));
+
+		fprintf(out, "the ends do not differ: the good end failed %lld of %lld, the bad end %lld of %lld",
+			(long long)json_integer_value(json_object_get(good, "fails")),
+			(long long)json_integer_value(json_object_get(good, "runs")),
+			(long long)json_integer_value(json_object_get(bad, "fails")),
+			(long long)json_integer_value(json_object_get(bad, "runs")));
+		return;
 	} else {
 		fprintf(out, "undecided: %s", s_of(doc, "why"));
+		return;
 	}
 	fprintf(out, " (confidence %.4f)", json_number_value(json_object_get(doc, "confidence")));
 }
 
-void bisect_output_text(json_t *doc, FILE *out)
+/* The rates on either side of a culprit (only when one is named), then what was spent. */
+static void spent_text(json_t *doc, FILE *out)
 {
-	json_t *c, *rates = json_object_get(doc, "rates");
-	size_t i;
+	json_t *rates = json_object_get(doc, "rates");
 
-	verdict_text(doc, out);
-	fprintf(out, "\n  failure rate %.3f before it, %.3f from it on; %lld runs, %lld kernels built, %.0f s\n",
-		json_number_value(json_object_get(rates, "good")), json_number_value(json_object_get(rates, "bad")),
+	if (streq(s_of(doc, "verdict"), "found"))
+		fprintf(out, "failure rate %.3f before it, %.3f from it on; ",
+			json_number_value(json_object_get(rates, "good")),
+			json_number_value(json_object_get(rates, "bad")));
+	fprintf(out, "%lld runs, %lld kernels built, %.0f s",
 		(long long)json_integer_value(json_object_get(doc, "runs")),
 		(long long)json_integer_value(json_object_get(doc, "kernels")),
 		json_number_value(json_object_get(doc, "seconds")));
+}
+
+void bisect_output_text(json_t *doc, FILE *out)
+{
+	json_t *c;
+	size_t i;
+
+	verdict_text(doc, out);
+	fputs("\n  ", out);
+	spent_text(doc, out);
+	putc('\n', out);
 	if (json_is_object(json_object_get(doc, "ends"))) {
 		fputs("  ", out);
 		ends_text(doc, out);
@@ -146,14 +181,19 @@ void bisect_output_html(json_t *doc, FILE *out)
 	      out);
 	fputs("<h1 id=\"verdict\">", out);
 	markup_escape(out, verdict ? verdict : "");
-	fprintf(out,
-		"</h1>\n<p id=\"spent\">failure rate %.3f before the culprit, %.3f from it on; %lld runs, %lld "
-		"kernels built, %.0f s</p>\n",
-		json_number_value(json_object_get(json_object_get(doc, "rates"), "good")),
-		json_number_value(json_object_get(json_object_get(doc, "rates"), "bad")),
-		(long long)json_integer_value(json_object_get(doc, "runs")),
-		(long long)json_integer_value(json_object_get(doc, "kernels")),
-		json_number_value(json_object_get(doc, "seconds")));
+	{
+		_cleanup_free_ char *spent = NULL;
+		size_t n = 0;
+		FILE *sp = open_memstream(&spent, &n);
+
+		if (sp) {
+			spent_text(doc, sp);
+			fclose(sp);
+		}
+		fputs("</h1>\n<p id=\"spent\">", out);
+		markup_escape(out, spent ? spent : "");
+		fputs("</p>\n", out);
+	}
 	if (json_is_object(json_object_get(doc, "ends"))) {
 		_cleanup_free_ char *ends = NULL;
 		size_t n = 0;

@@ -40,6 +40,7 @@ struct state {
 	json_t *log;	  /* runs.jsonl's records, in order */
 	unsigned long runs, kernels, probes;
 	double seconds;
+	int bundles; /* the probe's kind, once a call showed it: 1 leaves bundles, 0 is one run a call, -1 unknown */
 };
 
 static const char *sha_of(struct state *s, size_t i)
@@ -76,6 +77,8 @@ static void take(struct state *s, json_t *rec)
 		s->kernels++;
 	if ((v = json_object_get(rec, "probe")) && (unsigned long)json_integer_value(v) >= s->probes)
 		s->probes = (unsigned long)json_integer_value(v) + 1;
+	if (json_is_boolean(json_object_get(rec, "bundles")))
+		s->bundles = json_is_true(json_object_get(rec, "bundles"));
 	s->seconds += json_number_value(json_object_get(rec, "seconds"));
 	json_array_append(s->log, rec);
 }
@@ -118,6 +121,9 @@ static const char *bad_record(struct state *s, json_t *rec, const char **key)
 		return "not a reason";
 	*key = "built";
 	if (built && !json_is_boolean(built))
+		return "not true or false";
+	*key = "bundles";
+	if (json_object_get(rec, "bundles") && !json_is_boolean(json_object_get(rec, "bundles")))
 		return "not true or false";
 	*key = "seconds";
 	if (secs && (!json_is_number(secs) || json_number_value(secs) < 0))
@@ -259,8 +265,12 @@ static int count_bundles(struct state *s, const char *res, unsigned *runs, unsig
 	return 0;
 }
 
-/* One call of the probe in probe directory pdir. Returns its exit status (logged when not 0, 1, 125) or -errno. */
-static int call_probe(struct state *s, size_t i, const char *kdir, const struct bisect_step *st, const char *pdir)
+/*
+ * One call of the probe in probe directory pdir, asked for runs runs. Returns its exit status (logged when not
+ * 0, 1, 125) or -errno.
+ */
+static int call_probe(struct state *s, size_t i, const char *kdir, const struct bisect_step *st, unsigned runs,
+		      const char *pdir)
 {
 	char res[PATH_MAX], log[PATH_MAX];
 	_cleanup_free_ char *tests = NULL;
@@ -282,7 +292,7 @@ static int call_probe(struct state *s, size_t i, const char *kdir, const struct 
 	    asprintf(&e[1], "FSAGENT_BISECT_KERNEL=%s", kdir) < 0 ||
 	    asprintf(&e[2], "FSAGENT_BISECT_TESTS=%s", tests) < 0 ||
 	    asprintf(&e[3], "FSAGENT_BISECT_CONFIG=%s", config) < 0 ||
-	    asprintf(&e[4], "FSAGENT_BISECT_RUNS=%u", st->runs) < 0 ||
+	    asprintf(&e[4], "FSAGENT_BISECT_RUNS=%u", runs) < 0 ||
 	    asprintf(&e[5], "FSAGENT_BISECT_STOP=%d", st->stop_at_fail) < 0 ||
 	    asprintf(&e[6], "FSAGENT_BISECT_RESULTS=%s", res) < 0 ||
 	    asprintf(&e[7], "FSAGENT_REDUCE_TESTS=%s", tests) < 0 ||
@@ -302,10 +312,10 @@ static int call_probe(struct state *s, size_t i, const char *kdir, const struct 
 }
 
 /* What a probe directory was made for, before the probe runs: a stop leaves it to recover(). */
-static int write_step(struct state *s, size_t i, const struct bisect_step *st, const char *pdir)
+static int write_step(struct state *s, size_t i, const struct bisect_step *st, unsigned runs, const char *pdir)
 {
 	char path[PATH_MAX];
-	json_t *sj = json_pack("{s:s, s:i, s:b, s:s}", "commit", sha_of(s, i), "runs", (int)st->runs, "stop_at_fail",
+	json_t *sj = json_pack("{s:s, s:i, s:b, s:s}", "commit", sha_of(s, i), "runs", (int)runs, "stop_at_fail",
 			       st->stop_at_fail, "phase", st->phase);
 	int r = fileio_mkdir_p(pdir);
 
@@ -325,15 +335,16 @@ static int probe(struct state *s, size_t i, const char *kdir, const struct bisec
 	while (got < st->runs && !(st->stop_at_fail && failed)) {
 		char pdir[PATH_MAX], res[PATH_MAX];
 		unsigned long n = s->probes;
-		unsigned runs, fails;
+		/* a probe not known to leave bundles is asked for one run: its exit status can tell no more */
+		unsigned asked = s->bundles == 1 ? st->runs - got : 1, runs, fails;
 		double t0 = utctime_monotonic();
 		json_t *rec;
 		int status, r;
 
 		if ((r = fileio_pathf(pdir, "%s/probes/%lu", s->in->dir, n)) < 0 ||
-		    (r = fileio_pathf(res, "%s/results", pdir)) < 0 || (r = write_step(s, i, st, pdir)) < 0)
+		    (r = fileio_pathf(res, "%s/results", pdir)) < 0 || (r = write_step(s, i, st, asked, pdir)) < 0)
 			return r;
-		status = call_probe(s, i, kdir, st, pdir);
+		status = call_probe(s, i, kdir, st, asked, pdir);
 		if (status < 0)
 			return status;
 		if (status != 0 && status != 1 && status != 125)
@@ -351,10 +362,10 @@ static int probe(struct state *s, size_t i, const char *kdir, const struct bisec
 					"probe", (json_int_t)n, "skip", status == 125 ? "cannot test" : "no result",
 					"seconds", utctime_monotonic() - t0);
 		else
-			rec = json_pack("{s:s, s:I, s:I, s:s, s:i, s:i, s:i, s:f}", "commit", sha_of(s, i), "index",
-					(json_int_t)i, "probe", (json_int_t)n, "phase", st->phase, "asked",
-					(int)st->runs, "runs", (int)runs, "fails", (int)fails, "seconds",
-					utctime_monotonic() - t0);
+			rec = json_pack("{s:s, s:I, s:I, s:s, s:i, s:i, s:i, s:b, s:f}", "commit", sha_of(s, i),
+					"index", (json_int_t)i, "probe", (json_int_t)n, "phase", st->phase, "asked",
+					(int)asked, "runs", (int)runs, "fails", (int)fails, "bundles", r == 0,
+					"seconds", utctime_monotonic() - t0);
 		if (!rec || (r = append(s, rec)) < 0) {
 			json_decref(rec);
 			return r < 0 ? r : -ENOMEM;
@@ -389,10 +400,10 @@ static int recover(struct state *s)
 	r = count_bundles(s, res, &runs, &fails);
 	if (r == 0 && runs && json_is_string(json_object_get(st, "commit")) &&
 	    index_of(s, json_string_value(json_object_get(st, "commit"))) >= 0) {
-		rec = json_pack("{s:O, s:I, s:I, s:s, s:i, s:i, s:b}", "commit", json_object_get(st, "commit"), "index",
-				(json_int_t)index_of(s, json_string_value(json_object_get(st, "commit"))), "probe",
-				(json_int_t)s->probes, "phase", "recovered", "runs", (int)runs, "fails", (int)fails,
-				"interrupted", 1);
+		rec = json_pack("{s:O, s:I, s:I, s:s, s:i, s:i, s:b, s:b}", "commit", json_object_get(st, "commit"),
+				"index", (json_int_t)index_of(s, json_string_value(json_object_get(st, "commit"))),
+				"probe", (json_int_t)s->probes, "phase", "recovered", "runs", (int)runs, "fails",
+				(int)fails, "bundles", 1, "interrupted", 1);
 		r = rec ? append(s, rec) : -ENOMEM;
 		json_decref(rec);
 		if (r == 0)
@@ -464,6 +475,8 @@ static int loop(struct state *s)
 			return 4;
 		}
 		i = st.commit;
+		if (s->in->max_runs && st.runs > s->in->max_runs - s->runs)
+			st.runs = (unsigned)(s->in->max_runs - s->runs); /* a batch never passes --max-runs */
 		printf("%s: %.12s %s, %u run%s%s\n", st.phase, sha_of(s, i),
 		       json_string_value(json_object_get(json_array_get(s->commits, i), "subject")), st.runs,
 		       st.runs == 1 ? "" : "s", st.stop_at_fail ? " (to the first failure)" : "");
@@ -478,7 +491,7 @@ static int loop(struct state *s)
 
 int bisect_loop(struct bisect_run *in)
 {
-	struct state s = { .in = in };
+	struct state s = { .in = in, .bundles = -1 };
 	double conf = in->o.confidence;
 	struct statedir_option opt = { "confidence", &conf, in->confidence_given, false };
 	int r, rc;
