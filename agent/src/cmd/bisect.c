@@ -20,6 +20,7 @@ static void usage(void)
 	       "                      --test TEST [--test TEST...] --config CONFIG [--ends-from QDIR]]\n"
 	       "                      [--build CMD]\n"
 	       "                      [--confidence P] [--max-runs N] [--max-kernels N] [--max-time SECONDS]\n"
+	       "                      [--probe-timeout SECONDS] [--probe-bundles]\n"
 	       "                      -- PROBE [ARG...]\n"
 	       "The first commit between the good revisions and the bad one whose failure rate of\n"
 	       "TEST (several: every run of each counts) is higher, flaky tests included: the bad\n"
@@ -38,7 +39,11 @@ static void usage(void)
 	       "FSAGENT_BISECT_KERNEL, FSAGENT_BISECT_RUNS times in one boot (FSAGENT_BISECT_STOP=1:\n"
 	       "it may stop at the first failure), leaving its bundles in FSAGENT_BISECT_RESULTS, and\n"
 	       "exits 0 passed, 1 failed, 125 cannot test this commit. A probe of fsagent reduce's\n"
-	       "kind (FSAGENT_REDUCE_TESTS, FSAGENT_REDUCE_CONFIG, no bundles) is one run a call.\n"
+	       "kind (FSAGENT_REDUCE_TESTS, FSAGENT_REDUCE_CONFIG, no bundles) is one run a call:\n"
+	       "until a call has left bundles the probe is asked for one run (--probe-bundles: the\n"
+	       "probe always leaves them, a call without is no result). A call is stopped\n"
+	       "(its process group) at --probe-timeout, or where --max-time runs out; the runs its\n"
+	       "bundles hold count, and a call stopped at --probe-timeout with none skips the commit.\n"
 	       "Every build and run is kept in DIR as it ends: given DIR again (with the same or no\n"
 	       "revisions) it replays them and goes on. Writes DIR/bisect.json and DIR/bisect.html.\n"
 	       "Exit status: 0 found, 1 the ends do not differ, 2 bad usage or input, 3 a command\n"
@@ -58,6 +63,8 @@ int cmd_bisect(int argc, char **argv)
 		{ "ends-from", required_argument, NULL, 'E' },
 		{ "confidence", required_argument, NULL, 'C' },
 		{ "max-runs", required_argument, NULL, 'R' },
+		{ "probe-timeout", required_argument, NULL, 'P' },
+		{ "probe-bundles", no_argument, NULL, 'U' },
 		{ "max-kernels", required_argument, NULL, 'K' },
 		{ "max-time", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
@@ -105,6 +112,12 @@ int cmd_bisect(int argc, char **argv)
 				goto out;
 			*(c == 'R' ? &r.max_runs : c == 'K' ? &r.max_kernels : &r.max_seconds) = (unsigned long)n;
 			break;
+		case 'P':
+			if (parse_count("--probe-timeout", optarg, 1, 100000000, &n) < 0)
+				goto out;
+			r.probe_timeout = (unsigned long)n;
+			break;
+		case 'U': r.probe_bundles = true; break;
 		case 'h':
 			usage();
 			rc = 0;

@@ -17,7 +17,8 @@ static void usage(void)
 	       "                     [--interval SECONDS] [--once] [--no-soak] [--stop-file FILE]\n"
 	       "                     [qualify's --alpha --min-rate --miss --rounds (5 here) --baseline-runs\n"
 	       "                      --max-runs --budget --jobs] [--bisect-max-runs N]\n"
-	       "                     [--bisect-max-kernels N] -- RUNNER [ARG...]\n"
+	       "                     [--bisect-max-kernels N] [--probe-timeout SECONDS]\n"
+	       "                     [--probe-bundles] [--notify-timeout SECONDS] -- RUNNER [ARG...]\n"
 	       "A kernel branch followed revision by revision: the tags of TREE matching PATTERN in\n"
 	       "version order (v6.1.10 after v6.1.9, -rcN before the release) or each new head of\n"
 	       "BRANCH. The first (--start, default the newest tag or the branch's head) is the\n"
@@ -34,7 +35,10 @@ static void usage(void)
 	       "baseline's next time, its failures are the revision's findings; a new revision ends\n"
 	       "the soak when the boot ends. --notify CMD runs after each revision and each first\n"
 	       "soak finding with FSAGENT_TRACK_REV, FSAGENT_TRACK_SHA, FSAGENT_TRACK_VERDICT,\n"
-	       "FSAGENT_TRACK_SUMMARY (a file) and FSAGENT_TRACK_STATUS (status.json). It looks again\n"
+	       "FSAGENT_TRACK_SUMMARY (a file) and FSAGENT_TRACK_STATUS (status.json), stopped after\n"
+	       "--notify-timeout seconds (300); a revision's notification is recorded once it ran, and\n"
+	       "one a stop cut off is sent when the watch starts again. --probe-timeout and\n"
+	       "--probe-bundles are each bisection's (fsagent bisect's). It looks again\n"
 	       "after each soak boot, or every --interval seconds (60; --fetch runs git fetch first,\n"
 	       "waiting longer while it fails) until FILE exists; --once takes what is there and\n"
 	       "ends. Everything is kept in DIR as it ends: given DIR again it goes on. Writes\n"
@@ -65,10 +69,13 @@ int cmd_track(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "bisect-max-runs", required_argument, NULL, 'r' },
 		{ "bisect-max-kernels", required_argument, NULL, 'K' },
+		{ "probe-timeout", required_argument, NULL, 'T' },
+		{ "probe-bundles", no_argument, NULL, 'U' },
+		{ "notify-timeout", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	struct track_run t = { .jobs = 1, .interval = 60, .soak = true };
+	struct track_run t = { .jobs = 1, .interval = 60, .soak = true, .notify_timeout = 300 };
 	unsigned long long n;
 	int c, li = 0;
 
@@ -121,6 +128,17 @@ int cmd_track(int argc, char **argv)
 				return 2;
 			t.bisect_kernels = (unsigned long)n;
 			break;
+		case 'T':
+			if (parse_count("--probe-timeout", optarg, 1, 100000000, &n) < 0)
+				return 2;
+			t.probe_timeout = (unsigned long)n;
+			break;
+		case 'n':
+			if (parse_count("--notify-timeout", optarg, 1, 86400, &n) < 0)
+				return 2;
+			t.notify_timeout = (unsigned)n;
+			break;
+		case 'U': t.probe_bundles = true; break;
 		case 'h': usage(); return 0;
 		default: return 2;
 		}

@@ -265,12 +265,26 @@ static int count_bundles(struct state *s, const char *res, unsigned *runs, unsig
 	return 0;
 }
 
+/* A probe call's seconds at most: --probe-timeout, or what --max-time leaves when less (*by_time). 0: none. */
+static unsigned long call_limit(const struct state *s, bool *by_time)
+{
+	unsigned long limit = s->in->probe_timeout;
+	double left = (double)s->in->max_seconds - s->seconds;
+
+	*by_time = false;
+	if (s->in->max_seconds && (!limit || left < (double)limit)) {
+		limit = left < 1 ? 1 : (unsigned long)left;
+		*by_time = true;
+	}
+	return limit;
+}
+
 /*
  * One call of the probe in probe directory pdir, asked for runs runs. Returns its exit status (logged when not
- * 0, 1, 125) or -errno.
+ * 0, 1, 125), -ETIME (stopped at its limit, *by_time: the one --max-time set) or -errno.
  */
 static int call_probe(struct state *s, size_t i, const char *kdir, const struct bisect_step *st, unsigned runs,
-		      const char *pdir)
+		      const char *pdir, bool *by_time)
 {
 	char res[PATH_MAX], log[PATH_MAX];
 	_cleanup_free_ char *tests = NULL;
@@ -299,9 +313,12 @@ static int call_probe(struct state *s, size_t i, const char *kdir, const struct 
 	    asprintf(&e[8], "FSAGENT_REDUCE_CONFIG=%s", config) < 0)
 		r = -ENOMEM;
 	else
-		r = job_run(s->in->probe, (const char *const *)e, log, &status);
+		r = job_run_for(s->in->probe, (const char *const *)e, log, (unsigned)call_limit(s, by_time), &status);
 	for (size_t n = 0; n < ARRAY_SIZE(e); n++)
 		free(e[n]);
+	if (r == -ETIME)
+		printf("  %.12s: the probe was stopped at %s (its log: %s)\n", sha_of(s, i),
+		       *by_time ? "what --max-time left" : "--probe-timeout", log);
 	if (r < 0)
 		return r;
 	if (status != 0 && status != 1 && status != 125)
@@ -327,6 +344,38 @@ static int write_step(struct state *s, size_t i, const struct bisect_step *st, u
 	return r;
 }
 
+/*
+ * Probe call n at commit i stopped at its time limit: the runs its bundles hold are recorded; with none, a call
+ * stopped at --probe-timeout skips the commit, one stopped where --max-time ran out records only its time (the
+ * loop then ends on the budget). Returns 0 or -errno.
+ */
+static int stopped(struct state *s, size_t i, unsigned long n, const char *res, bool by_time, double t0)
+{
+	unsigned runs = 0, fails = 0;
+	int r = count_bundles(s, res, &runs, &fails);
+	json_t *rec;
+
+	if (r < 0 && r != -ENOENT)
+		return r;
+	if (runs)
+		rec = json_pack("{s:s, s:I, s:I, s:s, s:i, s:i, s:b, s:s, s:f}", "commit", sha_of(s, i), "index",
+				(json_int_t)i, "probe", (json_int_t)n, "phase", "stopped", "runs", (int)runs, "fails",
+				(int)fails, "bundles", 1, "stopped", by_time ? "max-time" : "probe-timeout", "seconds",
+				utctime_monotonic() - t0);
+	else if (by_time)
+		rec = json_pack("{s:s, s:I, s:I, s:s, s:f}", "commit", sha_of(s, i), "index", (json_int_t)i, "probe",
+				(json_int_t)n, "stopped", "max-time", "seconds", utctime_monotonic() - t0);
+	else
+		rec = json_pack("{s:s, s:I, s:I, s:s, s:f}", "commit", sha_of(s, i), "index", (json_int_t)i, "probe",
+				(json_int_t)n, "skip", "timed out: no result within --probe-timeout", "seconds",
+				utctime_monotonic() - t0);
+	r = rec ? append(s, rec) : -ENOMEM;
+	json_decref(rec);
+	if (r == 0 && runs)
+		printf("  %.12s: %u of %u runs failed before the stop\n", sha_of(s, i), fails, runs);
+	return r;
+}
+
 /* Probe step st at commit i (built into kdir), each result recorded as it comes. Returns 0 or -errno/-ECHILD. */
 static int probe(struct state *s, size_t i, const char *kdir, const struct bisect_step *st)
 {
@@ -339,18 +388,23 @@ static int probe(struct state *s, size_t i, const char *kdir, const struct bisec
 		unsigned asked = s->bundles == 1 ? st->runs - got : 1, runs, fails;
 		double t0 = utctime_monotonic();
 		json_t *rec;
+		bool by_time = false;
 		int status, r;
 
 		if ((r = fileio_pathf(pdir, "%s/probes/%lu", s->in->dir, n)) < 0 ||
 		    (r = fileio_pathf(res, "%s/results", pdir)) < 0 || (r = write_step(s, i, st, asked, pdir)) < 0)
 			return r;
-		status = call_probe(s, i, kdir, st, asked, pdir);
+		status = call_probe(s, i, kdir, st, asked, pdir, &by_time);
+		if (status == -ETIME)
+			return stopped(s, i, n, res, by_time, t0);
 		if (status < 0)
 			return status;
 		if (status != 0 && status != 1 && status != 125)
 			return -ECHILD;
 		r = status == 125 ? -ENOENT : count_bundles(s, res, &runs, &fails);
-		if (r == -ENOENT && status != 125) {
+		if (r == -ENOENT && status != 125 && s->in->probe_bundles) {
+			runs = 0; /* said to leave bundles, it left none: no result */
+		} else if (r == -ENOENT && status != 125) {
 			/* no bundle: the call was one run, as fsagent reduce's probes are */
 			runs = 1;
 			fails = status == 1;
@@ -491,7 +545,7 @@ static int loop(struct state *s)
 
 int bisect_loop(struct bisect_run *in)
 {
-	struct state s = { .in = in, .bundles = -1 };
+	struct state s = { .in = in, .bundles = in->probe_bundles ? 1 : -1 };
 	double conf = in->o.confidence;
 	struct statedir_option opt = { "confidence", &conf, in->confidence_given, false };
 	int r, rc;

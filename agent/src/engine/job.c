@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,8 +86,24 @@ int job_start(struct job *j, char *const *argv, const char *const *env, const ch
 
 int job_wait(struct job *j)
 {
+	return job_wait_for(j, 0);
+}
+
+int job_wait_for(struct job *j, unsigned seconds)
+{
 	pid_t pid = j->p.pid; /* proc_wait forgets it once reaped */
-	int r = proc_wait(&j->p, -1);
+	int r = proc_wait(&j->p, seconds ? (int)(seconds > INT_MAX / 1000 ? INT_MAX : seconds * 1000) : -1);
+
+	if (r == -ETIMEDOUT) {
+		if (j->log_fd >= 0)
+			dprintf(j->log_fd, "\nfsagent: stopped at its time limit of %u s\n", seconds);
+		proc_kill_group(&j->p, SIGTERM);
+		if (proc_wait(&j->p, 10000) == -ETIMEDOUT) {
+			proc_kill_group(&j->p, SIGKILL);
+			proc_wait(&j->p, -1);
+		}
+		r = -ETIME;
+	}
 
 	track(0, pid);
 	j->started = false;
@@ -98,11 +116,16 @@ int job_wait(struct job *j)
 
 int job_run(char *const *argv, const char *const *env, const char *log, int *status)
 {
+	return job_run_for(argv, env, log, 0, status);
+}
+
+int job_run_for(char *const *argv, const char *const *env, const char *log, unsigned seconds, int *status)
+{
 	struct job j = JOB_INIT;
 	int r = job_start(&j, argv, env, log, false);
 
 	if (r == 0)
-		r = job_wait(&j);
+		r = job_wait_for(&j, seconds);
 	*status = j.p.status;
 	return r;
 }

@@ -36,5 +36,14 @@ int job_start(struct job *j, char *const *argv, const char *const *env, const ch
 /* Wait for the job, then forget it. Returns 0 with j->p.status set, or -errno. */
 int job_wait(struct job *j);
 
+/*
+ * The same within seconds (0: no limit): past it the job's process group
+ * gets SIGTERM, then SIGKILL 10 s on, and -ETIME is returned (the job gone).
+ */
+int job_wait_for(struct job *j, unsigned seconds);
+
 /* job_start then job_wait: the exit status into *status. Returns 0 or -errno (logged). */
 int job_run(char *const *argv, const char *const *env, const char *log, int *status);
+
+/* job_run within seconds (0: no limit). Returns 0, -ETIME (stopped at the limit, said in log) or -errno. */
+int job_run_for(char *const *argv, const char *const *env, const char *log, unsigned seconds, int *status);

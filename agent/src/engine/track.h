@@ -20,6 +20,7 @@ struct track_state {
 	json_t *track;	     /* track.json */
 	json_t *revs;	     /* every revision's state, in the order seen (status.json's "revisions") */
 	char **skipped_tags; /* tags that name no commit, warned of once */
+	const char *unsent;  /* the sha of the revision whose notification a stop may have cut off, or NULL */
 };
 
 /* o's string at key, "" when none */
@@ -46,6 +47,13 @@ int track_qualify(struct track_state *s, json_t *rv, json_t *base);
 int track_bisect(struct track_state *s, json_t *rv);
 /* One soak boot of rv's kernel. */
 int track_soak(struct track_state *s, json_t *rv);
-/* rv in words (owned), for the terminal and --notify; --notify run with it. */
+/*
+ * rv in words (owned), for the terminal and --notify; --notify run with it
+ * (within --notify-timeout). Returns 0 when it ran (whatever its exit
+ * status: logged), -ENOENT without --notify, -ETIME when stopped at its
+ * limit (said), or -errno.
+ */
 char *track_summary(json_t *rv);
-void track_notify(struct track_state *s, json_t *rv, const char *what, const char *text);
+int track_notify(struct track_state *s, json_t *rv, const char *what, const char *text);
+/* The revision's notification (its words, what: "done") sent and, once it ran, recorded. Returns 0 or -errno. */
+int track_notify_done(struct track_state *s, json_t *rv, const char *text);

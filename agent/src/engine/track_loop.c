@@ -53,9 +53,9 @@ static int take_rev(struct track_state *s, json_t *rv)
 	if (text) {
 		printf("track: %s", text);
 		fflush(stdout);
-		track_notify(s, rv, "done", text);
+		r = track_notify_done(s, rv, text);
 	}
-	return 0;
+	return r;
 }
 
 static bool stop_asked(struct track_state *s)
@@ -152,6 +152,19 @@ static int loop(struct track_state *s)
 	}
 }
 
+/* The notification a stop cut off (the revision was done, its notify had not run): sent now. */
+static int send_unsent(struct track_state *s)
+{
+	json_t *rv = s->unsent && s->in->notify ? track_rev(s, s->unsent) : NULL;
+	_cleanup_free_ char *text = rv ? track_summary(rv) : NULL;
+
+	if (!text)
+		return 0;
+	printf("track: sending again the notification a stop cut off: %s", text);
+	fflush(stdout);
+	return track_notify_done(s, rv, text);
+}
+
 /* Revision folders with no record of them: the journal was lost, and starting over would redo them. */
 static int journal_lost(struct track_state *s)
 {
@@ -188,6 +201,8 @@ int track_loop(struct track_run *in)
 	if (r == 0 && (r = track_replay(&s)) == 0 && !json_array_size(s.revs) && (r = journal_lost(&s)) == 0)
 		r = track_seen(&s, track_str(json_object_get(s.track, "start"), "name"),
 			       track_str(json_object_get(s.track, "start"), "sha"), true);
+	if (r == 0)
+		r = send_unsent(&s);
 	if (r < 0) {
 		rc = r == -ENOMEM || r == -EIO ? 3 : 2;
 	} else {

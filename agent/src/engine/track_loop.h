@@ -40,8 +40,11 @@ struct track_run {
 	const char *plan;		   /* at the start */
 	const char *build;		   /* a shell command line */
 	char *const *runner;
-	const char *probe;  /* a shell command line; NULL: regressions are not bisected */
-	const char *notify; /* a shell command line run after each revision, or NULL */
+	const char *probe;	     /* a shell command line; NULL: regressions are not bisected */
+	const char *notify;	     /* a shell command line run after each revision, or NULL */
+	unsigned notify_timeout;     /* its seconds at most (0: no limit) */
+	unsigned long probe_timeout; /* a bisection probe call's seconds at most (0: no limit) */
+	bool probe_bundles;	     /* the probe always leaves bundles (fsagent bisect --probe-bundles) */
 	struct qualify_opts qo;
 	bool qgiven[QUALIFY_KEPT]; /* which of a qualification's kept options were given (budget: never) */
 	unsigned long long budget;

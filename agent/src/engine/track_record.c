@@ -125,6 +125,7 @@ static void take(struct track_state *s, json_t *ev)
 		json_object_set_new(r, "state", json_string("done"));
 		json_object_set(r, "why", json_object_get(ev, "why"));
 		json_object_set_new(r, "verdict", json_string("cannot build"));
+		s->unsent = track_str(r, "sha");
 	} else if (streq(e, "qualified")) {
 		json_object_set_new(r, "state", json_string("qualified"));
 		json_object_update(r, ev);
@@ -145,6 +146,11 @@ static void take(struct track_state *s, json_t *ev)
 		json_object_set_new(r, "state", json_string("done"));
 		if (json_is_true(json_object_get(r, "start")))
 			json_object_set_new(r, "verdict", json_string("the start"));
+		else
+			s->unsent = track_str(r, "sha");
+	} else if (streq(e, "notified")) {
+		if (s->unsent && streq(s->unsent, track_str(r, "sha")))
+			s->unsent = NULL;
 	}
 }
 
@@ -179,8 +185,8 @@ static int write_status(struct track_state *s)
  */
 static const char *bad_event(struct track_state *s, json_t *ev, const char **key)
 {
-	static const char *const events[] = { "seen",	  "built",  "unbuildable", "qualified",
-					      "bisected", "soaked", "done",	   NULL };
+	static const char *const events[] = { "seen",	"built", "unbuildable", "qualified", "bisected",
+					      "soaked", "done",	 "notified",	NULL };
 	const char *e = track_str(ev, "event");
 	bool seen = streq(e, "seen");
 	json_int_t n;

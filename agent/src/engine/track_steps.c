@@ -28,9 +28,10 @@
 
 /* ---- one revision's steps ---------------------------------------------------- */
 
-static int run_shell(const char *cmd, const char *const *env, const char *log, int *status)
+static int run_shell(const char *cmd, const char *const *env, const char *log, unsigned seconds, int *status)
 {
-	return job_run((char *const[]){ (char *)"/bin/sh", (char *)"-c", (char *)cmd, NULL }, env, log, status);
+	return job_run_for((char *const[]){ (char *)"/bin/sh", (char *)"-c", (char *)cmd, NULL }, env, log, seconds,
+			   status);
 }
 
 int track_build(struct track_state *s, json_t *rv)
@@ -253,6 +254,8 @@ int track_bisect(struct track_state *s, json_t *rv)
 				track_str(rv, "qualify"), /* its baseline ran the good end, its candidate the bad */
 			.max_runs = s->in->bisect_runs,
 			.max_kernels = s->in->bisect_kernels,
+			.probe_timeout = s->in->probe_timeout,
+			.probe_bundles = s->in->probe_bundles,
 		};
 		json_auto_t *doc = NULL;
 		const char *verdict;
@@ -424,28 +427,46 @@ char *track_summary(json_t *rv)
 	return text;
 }
 
-void track_notify(struct track_state *s, json_t *rv, const char *what, const char *text)
+int track_notify(struct track_state *s, json_t *rv, const char *what, const char *text)
 {
 	char path[PATH_MAX], status[PATH_MAX], log[PATH_MAX];
 	_cleanup_free_ char *e_rev = NULL, *e_sha = NULL, *e_verdict = NULL, *e_sum = NULL, *e_status = NULL;
-	int st = 0;
+	int st = 0, r;
 
-	if (!s->in->notify || fileio_pathf(path, "%s/summary.txt", track_str(rv, "dir")) < 0 ||
-	    fileio_pathf(status, "%s/status.json", s->in->dir) < 0 ||
-	    fileio_pathf(log, "%s/notify.log", track_str(rv, "dir")) < 0 ||
-	    fileio_write_atomic(path, text, strlen(text)) < 0)
-		return;
+	if (!s->in->notify)
+		return -ENOENT;
+	if ((r = fileio_pathf(path, "%s/summary.txt", track_str(rv, "dir"))) < 0 ||
+	    (r = fileio_pathf(status, "%s/status.json", s->in->dir)) < 0 ||
+	    (r = fileio_pathf(log, "%s/notify.log", track_str(rv, "dir"))) < 0 ||
+	    (r = fileio_write_atomic(path, text, strlen(text))) < 0)
+		return r;
 	if (asprintf(&e_rev, "FSAGENT_TRACK_REV=%s", track_str(rv, "name")) < 0 ||
 	    asprintf(&e_sha, "FSAGENT_TRACK_SHA=%s", track_str(rv, "sha")) < 0 ||
 	    asprintf(&e_verdict, "FSAGENT_TRACK_VERDICT=%s", streq(what, "done") ? track_str(rv, "verdict") : what) <
 		    0 ||
 	    asprintf(&e_sum, "FSAGENT_TRACK_SUMMARY=%s", path) < 0 ||
 	    asprintf(&e_status, "FSAGENT_TRACK_STATUS=%s", status) < 0)
-		return;
-	if (run_shell(s->in->notify, (const char *const[]){ e_rev, e_sha, e_verdict, e_sum, e_status, NULL }, log,
-		      &st) < 0 ||
-	    st != 0)
+		return -ENOMEM;
+	r = run_shell(s->in->notify, (const char *const[]){ e_rev, e_sha, e_verdict, e_sum, e_status, NULL }, log,
+		      s->in->notify_timeout, &st);
+	if (r == -ETIME)
+		log_warn("track: the notify command for %s was stopped at --notify-timeout (%u s); it is sent again "
+			 "when the watch starts again (its log: %s)",
+			 track_str(rv, "name"), s->in->notify_timeout, log);
+	else if (r == 0 && st != 0)
 		log_warn("track: the notify command exited %d for %s (its log: %s)", st, track_str(rv, "name"), log);
+	return r;
+}
+
+int track_notify_done(struct track_state *s, json_t *rv, const char *text)
+{
+	int r = track_notify(s, rv, "done", text);
+
+	if (r == -ENOENT || r == -ETIME)
+		return 0;
+	if (r < 0)
+		return r;
+	return track_append(s, json_pack("{s:s, s:s}", "event", "notified", "sha", track_str(rv, "sha")));
 }
 
 /* One revision through its steps; each step recorded before the next. Returns 0 or -errno. */
