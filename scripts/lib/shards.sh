@@ -33,13 +33,20 @@ shards_run() {
 			wait -n
 			running=$((running - 1))
 		fi
+		[ -z "$interrupted" ] || break # stopped: no shard more
 		"$self" "${args[@]}" --shard "$k/$shards" --results "$sdir/$k" >"$sdir/$k.log" 2>&1 &
 		pids[$k]=$!
 		running=$((running + 1))
 	done
 	for k in $(seq 1 "$shards"); do
+		[ -n "${pids[$k]:-}" ] || continue
 		wait "${pids[$k]}"
 		rc=$?
+		# a stop's handler cuts wait short while the shard (stopping too) is still there
+		while kill -0 "${pids[$k]}" 2>/dev/null; do
+			wait "${pids[$k]}"
+			rc=$?
+		done
 		w=$(find "$sdir/$k" -mindepth 2 -maxdepth 2 -name watch.json | head -n 1)
 		echo "shard $k/$shards: exit $rc ($( [ -n "$w" ] && jq -r '.final_line // "no final status"' "$w" | clean || echo "no bundle"))"
 		# a shard where nothing ran (4) is no failure: the run is, when no shard ran anything

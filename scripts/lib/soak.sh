@@ -43,6 +43,7 @@ soak_run() {
 			# bounded: a clean run lives on in the aggregate only
 			[ "$rc" != 0 ] || rm -rf "$dest"
 		fi
+		if [ -n "$interrupted" ]; then why="SIG$interrupted"; break; fi
 		if [ -n "$stop_file" ] && [ -e "$stop_file" ]; then why="stop file"; break; fi
 		if [ -n "$watch_git" ] && new=$(soak_tags | comm -13 "$soak/tags-at-start" - | head -n 3 | paste -sd' ') && [ -n "$new" ]; then
 			why="new tag in $watch_git: $new"

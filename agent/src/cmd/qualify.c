@@ -82,7 +82,7 @@ int cmd_qualify(int argc, char **argv)
 	q.runner = argv + optind;
 	if (statedir_lock(q.dir, "fsagent qualify") < 0)
 		return 2;
-	job_stop_on_signals();
+	job_stop_on_signals(3);
 	rc = qualify_loop_setup(&q, plan_arg, given) < 0 ? 2 : qualify_loop_run(&q);
 	qualify_loop_release(&q);
 	return rc;

@@ -240,7 +240,7 @@ int cmd_reduce(int argc, char **argv)
 		return 1;
 	}
 	pr = (struct prober){ .cmd = argv + optind + 1, .config = config, .runs = (unsigned)runs };
-	job_stop_on_signals();
+	job_stop_on_signals(1);
 	r = reduce_order(before, strv_length(before), test, (unsigned)budget, probe, &pr, &rr);
 	if (r == 0 && (rr.verdict == REDUCE_FOUND || rr.verdict == REDUCE_BUDGET) && confirm_runs) {
 		r = strv_extend(&with, rr.culprits);

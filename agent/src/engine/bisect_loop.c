@@ -554,7 +554,7 @@ int bisect_loop(struct bisect_run *in)
 		return 2;
 	if (!(s.log = json_array()))
 		return 3;
-	job_stop_on_signals();
+	job_stop_on_signals(3);
 	r = bisect_line_setup(in, &s.line);
 	s.commits = json_object_get(s.line, "commits");
 	if (r == 0 && (r = statedir_options(in->dir, "fsagent bisect", &opt, 1)) == 0) {

@@ -3,16 +3,19 @@
  * Jobs started in their own sessions and stopped with the loop (see job.h).
  */
 #include "engine/job.h"
+#include "util/fileio.h"
 #include "util/log.h"
 #include "util/macro.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define JOBS_MAX 8
@@ -20,20 +23,65 @@
 /* the process groups running, for the signal handler */
 static volatile pid_t running[JOBS_MAX];
 
+static int stop_status;
+
+/*
+ * Stop every job, wait until each has gone (a launcher keeps what its VM
+ * finished on its way out: the next start reads it), say so, and exit with
+ * the status that means "run it again to go on". Async-signal-safe.
+ */
 static void stop_jobs(int sig)
 {
+	static const char said[] = "fsagent: stopped by a signal: its jobs were stopped and waited for; run it "
+				   "again to go on\n";
+
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
 	for (int i = 0; i < JOBS_MAX; i++)
 		if (running[i] > 0)
 			kill(-running[i], SIGTERM);
-	signal(sig, SIG_DFL);
-	raise(sig);
+	for (int i = 0; i < JOBS_MAX; i++)
+		if (running[i] > 0)
+			while (waitpid(running[i], NULL, 0) < 0 && errno == EINTR)
+				;
+	(void)!write(STDERR_FILENO, said, sizeof(said) - 1);
+	(void)sig;
+	_exit(stop_status);
 }
 
-void job_stop_on_signals(void)
+void job_stop_on_signals(int status)
 {
+	stop_status = status;
 	signal(SIGINT, stop_jobs);
 	signal(SIGTERM, stop_jobs);
 	signal(SIGHUP, stop_jobs);
+}
+
+static char record_path[PATH_MAX];
+
+void job_record_in(const char *path)
+{
+	if (!record_path[0])
+		snprintf(record_path, sizeof(record_path), "%s", path);
+}
+
+/* record_path rewritten from running[] (best effort: a job left unrecorded is only not stopped on resume) */
+static void record(void)
+{
+	char text[JOBS_MAX * 48] = "";
+	size_t len = 0;
+
+	if (!record_path[0])
+		return;
+	for (int i = 0; i < JOBS_MAX; i++) {
+		unsigned long long start;
+
+		if (running[i] > 0 && proc_starttime(running[i], &start) == 0)
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%d %llu\n", (int)running[i], start);
+	}
+	if (fileio_write_atomic(record_path, text, len) < 0)
+		log_warn("cannot record the running jobs in '%s'", record_path);
 }
 
 static void track(pid_t pid, pid_t with)
@@ -41,8 +89,48 @@ static void track(pid_t pid, pid_t with)
 	for (int i = 0; i < JOBS_MAX; i++)
 		if (running[i] == with) {
 			running[i] = pid;
-			return;
+			break;
 		}
+	record();
+}
+
+/* Whether pid still is the process that started at start. */
+static bool same(pid_t pid, unsigned long long start)
+{
+	unsigned long long now;
+
+	return proc_starttime(pid, &now) == 0 && now == start;
+}
+
+int job_stop_left(const char *path, unsigned grace)
+{
+	_cleanup_free_ char *text = NULL;
+	int stopped = 0, r = fileio_read_full(path, &text, NULL);
+	char *line, *save = NULL;
+
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return r;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long start;
+		int pid;
+
+		if (sscanf(line, "%d %llu", &pid, &start) != 2 || pid <= 1 || !same(pid, start))
+			continue;
+		log_warn("%s: job %d, started by an fsagent that was killed, still runs: stopping its process group",
+			 path, pid);
+		kill(-pid, SIGTERM);
+		for (unsigned t = 0; t < grace * 10 && same(pid, start); t++)
+			usleep(100 * 1000);
+		if (same(pid, start)) {
+			kill(-pid, SIGKILL);
+			while (same(pid, start))
+				usleep(100 * 1000);
+		}
+		stopped++;
+	}
+	return stopped;
 }
 
 int job_start(struct job *j, char *const *argv, const char *const *env, const char *log, bool truncate)

@@ -23,8 +23,12 @@ struct job {
 		.p = PROC_INIT, .log_fd = -1 \
 	}
 
-/* SIGINT, SIGTERM and SIGHUP stop every job running, then fsagent as the signal would. */
-void job_stop_on_signals(void);
+/*
+ * SIGINT, SIGTERM and SIGHUP stop every job running and wait for each to go
+ * (a launcher on its way out keeps what its VM finished), then fsagent exits
+ * with status: the command's "did not finish, run it again to go on".
+ */
+void job_stop_on_signals(int status);
 
 /*
  * Start argv with env's NAME=VALUE strings (NULL-terminated, may be NULL)
@@ -44,6 +48,22 @@ int job_wait_for(struct job *j, unsigned seconds);
 
 /* job_start then job_wait: the exit status into *status. Returns 0 or -errno (logged). */
 int job_run(char *const *argv, const char *const *env, const char *log, int *status);
+
+/*
+ * Keep the jobs running listed in path (pid, start time, a line each),
+ * rewritten as they start and end: what a kill -9 of fsagent leaves running
+ * is named there. The first call of a process wins (a watch's bisection
+ * records in the watch's directory).
+ */
+void job_record_in(const char *path);
+
+/*
+ * The jobs path lists that still run (an earlier fsagent killed before it
+ * could stop them): each process group stopped (TERM, then KILL when its
+ * leader has not gone within grace seconds), so that no two writers share a
+ * directory. Returns how many were stopped, or -errno.
+ */
+int job_stop_left(const char *path, unsigned grace);
 
 /* job_run within seconds (0: no limit). Returns 0, -ETIME (stopped at the limit, said in log) or -errno. */
 int job_run_for(char *const *argv, const char *const *env, const char *log, unsigned seconds, int *status);

@@ -3,6 +3,7 @@
  * A state directory's lock and fixed options (see statedir.h).
  */
 #include "engine/statedir.h"
+#include "engine/job.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/output.h"
@@ -41,6 +42,10 @@ int statedir_lock(const char *dir, const char *who)
 		close(fd);
 		return -EBUSY;
 	}
+	/* what an earlier one killed with -9 left running stops before anything here runs again */
+	if ((r = fileio_pathf(lock, "%s/.jobs", dir)) < 0 || (r = job_stop_left(lock, 120)) < 0)
+		return r;
+	job_record_in(lock);
 	return 0;
 }
 

@@ -189,7 +189,7 @@ int track_loop(struct track_run *in)
 
 	if (statedir_lock(in->dir, "fsagent track") < 0)
 		return 2;
-	job_stop_on_signals();
+	job_stop_on_signals(3);
 	s.revs = json_array();
 	if (!s.revs)
 		return 3;

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -261,4 +262,27 @@ bool proc_sweep(pid_t want, int *status)
 void proc_reap_exited(void)
 {
 	proc_sweep(0, NULL);
+}
+
+int proc_starttime(pid_t pid, unsigned long long *ret)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? -errno : -ESRCH;
+	buf[n] = '\0';
+	/* after the command's closing parenthesis: state is field 3, starttime field 22 */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+			 ret) != 1)
+		return -EBADMSG;
+	return 0;
 }

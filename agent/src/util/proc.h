@@ -42,6 +42,13 @@ int proc_start(struct proc *p);
  */
 int proc_wait(struct proc *p, int timeout_ms);
 
+/*
+ * When process pid started (clock ticks after boot, /proc/PID/stat's 22nd
+ * field): with the pid, it names one process, not a reused pid. Returns 0,
+ * -ESRCH (no such process) or -errno.
+ */
+int proc_starttime(pid_t pid, unsigned long long *ret);
+
 /* Send sig to the child's process group. Returns 0 or -errno. */
 int proc_kill_group(struct proc *p, int sig);
 
