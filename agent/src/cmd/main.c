@@ -22,8 +22,15 @@ struct command {
 
 static int cmd_help(int argc, char **argv);
 
-static int cmd_init(int argc _unused_, char **argv _unused_)
+static int cmd_init(int argc, char **argv)
 {
+	if (getpid() != 1 && argc >= 2 && (streq(argv[1], "--help") || streq(argv[1], "-h"))) {
+		printf("usage: fsagent init (as PID 1: the kernel's init= or rdinit=)\n"
+		       "Boots the test VM: mounts, modules and devices, finds the results disk, then runs\n"
+		       "its plan (README: \"As the VM's init\"). As PID 1 it boots whatever its arguments,\n"
+		       "and never exits.\n");
+		return 0;
+	}
 	if (getpid() != 1) {
 		log_err("'init' must run as PID 1 (the kernel's init= or rdinit=)");
 		return 1;

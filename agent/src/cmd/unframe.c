@@ -19,8 +19,16 @@ int cmd_unframe(int argc, char **argv)
 	size_t len;
 	int r;
 
+	if (argc >= 2 && (streq(argv[1], "--help") || streq(argv[1], "-h"))) {
+		printf("usage: fsagent unframe NAME [CONSOLE-LOG]\n"
+		       "The document the guest printed on its console between its NAME frame lines (a\n"
+		       "bundle, an inventory), checked against the frame's length and checksum, to stdout.\n"
+		       "CONSOLE-LOG defaults to stdin. On a terminal its control characters are replaced.\n"
+		       "Exit status: 0 cut out, 1 no such frame or a damaged one, 2 bad usage.\n");
+		return 0;
+	}
 	if (argc < 2 || argc > 3) {
-		log_err("usage: fsagent unframe NAME [CONSOLE-LOG]");
+		log_err("usage: fsagent unframe NAME [CONSOLE-LOG] (see --help)");
 		return 2;
 	}
 	r = fileio_read_full(argc == 3 ? argv[2] : "/dev/stdin", &log, NULL);
