@@ -109,7 +109,13 @@ static void row(FILE *out, json_t *rv)
 
 	fputs("<tr><td>", out);
 	esc(out, s_of(rv, "name"));
-	fprintf(out, "<br><code>%.12s</code></td><td>", s_of(rv, "sha"));
+	fprintf(out, "<br><code>%.12s</code>", s_of(rv, "sha"));
+	if (*s_of(rv, "moved_to"))
+		fprintf(out,
+			"<div class=\"moved\">tag moved to <code>%.12s</code> after it was taken: the verdicts "
+			"are for <code>%.12s</code></div>",
+			s_of(rv, "moved_to"), s_of(rv, "sha"));
+	fputs("</td><td>", out);
 	esc(out, s_of(rv, "seen"));
 	fputs("</td><td>", out);
 	if (json_object_get(rv, "why"))

@@ -315,6 +315,17 @@ static int prior_runs(struct qualify_run *q, json_int_t *ret, json_t **per_test)
 	return 0;
 }
 
+/* Whether a round after k is in DIR. */
+static bool later_round(const struct qualify_run *q, unsigned k)
+{
+	char path[PATH_MAX];
+
+	for (unsigned n = k + 1; n <= q->o.rounds + 1; n++)
+		if (fileio_pathf(path, "%s/round-%u", q->dir, n) == 0 && fileio_exists(path))
+			return true;
+	return false;
+}
+
 /* The loop: rounds until every test is decided, the rounds or the budget spent. Returns the exit status. */
 int qualify_loop_run(struct qualify_run *q)
 {
@@ -334,6 +345,13 @@ int qualify_loop_run(struct qualify_run *q)
 
 		if ((r = fileio_pathf(path, "%s/round-%u", q->dir, k)) < 0)
 			return 1;
+		if (!fileio_exists(path) && later_round(q, k)) {
+			/* planned anew from fewer rounds, it would run another plan and count another total */
+			log_err("%s is missing but a later round is there: each round is planned from all before it; "
+				"put it back, or begin again in a new --dir",
+				path);
+			return 2;
+		}
 		if (!fileio_exists(path)) {
 			if (k > 0) {
 				json_t *runs;

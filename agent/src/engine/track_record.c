@@ -148,6 +148,8 @@ static void take(struct track_state *s, json_t *ev)
 			json_object_set_new(r, "verdict", json_string("the start"));
 		else
 			s->unsent = track_str(r, "sha");
+	} else if (streq(e, "moved")) {
+		json_object_set(r, "moved_to", json_object_get(ev, "to"));
 	} else if (streq(e, "notified")) {
 		if (s->unsent && streq(s->unsent, track_str(r, "sha")))
 			s->unsent = NULL;
@@ -186,7 +188,7 @@ static int write_status(struct track_state *s)
 static const char *bad_event(struct track_state *s, json_t *ev, const char **key)
 {
 	static const char *const events[] = { "seen",	"built", "unbuildable", "qualified", "bisected",
-					      "soaked", "done",	 "notified",	NULL };
+					      "soaked", "done",	 "notified",	"moved",     NULL };
 	const char *e = track_str(ev, "event");
 	bool seen = streq(e, "seen");
 	json_int_t n;

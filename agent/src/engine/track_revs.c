@@ -109,7 +109,32 @@ int track_look(struct track_state *s)
 				if (git_is_ancestor(s->in->tree, list[i],
 						    track_str(json_object_get(s->track, "start"), "sha")) == 1)
 					from = i;
+		/* a tag taken before that names another commit now: said once, its first commit's verdicts kept */
 		r = 0;
+		for (int i = 0; i <= from && r == 0; i++) {
+			json_t *rv = NULL, *x;
+			size_t k;
+
+			json_array_foreach(s->revs, k, x)
+				if (streq(track_str(x, "name"), list[i]))
+					rv = x;
+			if (!rv || git_resolve(s->in->tree, list[i], sha, err, sizeof(err)) < 0 ||
+			    streq(sha, track_str(rv, "sha")) || streq(sha, track_str(rv, "moved_to")))
+				continue;
+			log_warn("%s: tag '%s' was %.12s when taken, it names %.12s now: its verdicts stay %.12s's",
+				 s->in->tree, list[i], track_str(rv, "sha"), sha, track_str(rv, "sha"));
+			r = track_append(s, json_pack("{s:s, s:s, s:s}", "event", "moved", "sha", track_str(rv, "sha"),
+						      "to", sha));
+			if (r == 0) {
+				_cleanup_free_ char *text = NULL;
+
+				if (asprintf(&text,
+					     "%s: the tag moved from %.12s to %.12s after it was taken; its "
+					     "verdicts are %.12s's\n",
+					     list[i], track_str(rv, "sha"), sha, track_str(rv, "sha")) > 0)
+					track_notify(s, rv, "tag moved", text);
+			}
+		}
 		for (int i = from + 1; i < n && r == 0; i++) {
 			r = git_resolve(s->in->tree, list[i], sha, err, sizeof(err));
 			if (r == -ENOENT) {
