@@ -163,50 +163,35 @@ void bisect_output_text(json_t *doc, FILE *out)
 	}
 }
 
+/* open, then what text(doc) writes, escaped, then close: a text line of the terminal's on the page. */
+static void html_text(FILE *out, const char *open, void (*text)(json_t *, FILE *), json_t *doc, const char *close)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (m) {
+		text(doc, m);
+		fclose(m);
+	}
+	fputs(open, out);
+	markup_escape(out, buf ? buf : "");
+	fputs(close, out);
+}
+
 void bisect_output_html(json_t *doc, FILE *out)
 {
-	_cleanup_free_ char *verdict = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&verdict, &len);
 	json_t *c, *d;
 	size_t i;
 
-	if (m) {
-		verdict_text(doc, m);
-		fclose(m);
-	}
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>fsagent bisect</title>\n<style>"
 	      "body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
 	      "padding:2px 6px;text-align:left}.culprit{background:#fdd}.skipped{color:#888}</style></head><body>\n",
 	      out);
-	fputs("<h1 id=\"verdict\">", out);
-	markup_escape(out, verdict ? verdict : "");
-	{
-		_cleanup_free_ char *spent = NULL;
-		size_t n = 0;
-		FILE *sp = open_memstream(&spent, &n);
-
-		if (sp) {
-			spent_text(doc, sp);
-			fclose(sp);
-		}
-		fputs("</h1>\n<p id=\"spent\">", out);
-		markup_escape(out, spent ? spent : "");
-		fputs("</p>\n", out);
-	}
-	if (json_is_object(json_object_get(doc, "ends"))) {
-		_cleanup_free_ char *ends = NULL;
-		size_t n = 0;
-		FILE *e = open_memstream(&ends, &n);
-
-		if (e) {
-			ends_text(doc, e);
-			fclose(e);
-			fputs("<p id=\"ends\">", out);
-			markup_escape(out, ends ? ends : "");
-			fputs("</p>\n", out);
-		}
-	}
+	html_text(out, "<h1 id=\"verdict\">", verdict_text, doc, "</h1>\n");
+	html_text(out, "<p id=\"spent\">", spent_text, doc, "</p>\n");
+	if (json_is_object(json_object_get(doc, "ends")))
+		html_text(out, "<p id=\"ends\">", ends_text, doc, "</p>\n");
 	fputs("<h2>Commits</h2>\n<table id=\"commits\"><tr><th>at</th><th>commit</th><th>runs</th><th>failed</th>"
 	      "<th>posterior</th><th>subject</th></tr>\n",
 	      out);
