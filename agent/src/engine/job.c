@@ -5,16 +5,20 @@
 #include "engine/job.h"
 #include "util/fileio.h"
 #include "util/log.h"
+#include "util/logcap.h"
 #include "util/macro.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -124,8 +128,9 @@ int job_stop_left(const char *path, unsigned grace)
 		for (unsigned t = 0; t < grace * 10 && same(pid, start); t++)
 			usleep(100 * 1000);
 		if (same(pid, start)) {
+			/* a zombie keeps its /proc entry until its parent reaps it: 10 s at most */
 			kill(-pid, SIGKILL);
-			while (same(pid, start))
+			for (unsigned t = 0; t < 100 && same(pid, start); t++)
 				usleep(100 * 1000);
 		}
 		stopped++;
@@ -133,9 +138,60 @@ int job_stop_left(const char *path, unsigned grace)
 	return stopped;
 }
 
+/*
+ * The pump of a job's log (util/logcap.h): a child of fsagent's that holds
+ * nothing else open (not a state directory's lock: a kill -9 of fsagent
+ * leaves the lock free), ignores the signals that stop the loop and ends
+ * when the job's output does. Returns the pipe's end for the job, or -errno.
+ */
+static int start_pump(struct job *j)
+{
+	int fds[2], r;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	j->pump = fork();
+	if (j->pump == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		prctl(PR_SET_NAME, "fsagent-log");
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		if (null < 0 || dup2(fds[0], 0) < 0 || dup2(j->log_fd, 1) < 0 || dup2(null, 2) < 0)
+			_exit(1);
+		close_range(3, ~0U, 0);
+		_exit(logcap_pump(0, 1, LOGCAP_HEAD, LOGCAP_TAIL) < 0);
+	}
+	r = j->pump < 0 ? -errno : fds[1];
+	close(fds[0]);
+	if (r < 0)
+		close(fds[1]);
+	return r;
+}
+
+/* The pump gone once the job's output ended: 10 s for a process the job left holding it, then its tail is lost. */
+static void wait_pump(struct job *j, const char *name)
+{
+	int pfd;
+
+	if (j->pump <= 0)
+		return;
+	pfd = (int)syscall(SYS_pidfd_open, j->pump, 0);
+	if (pfd >= 0 && poll(&(struct pollfd){ .fd = pfd, .events = POLLIN }, 1, 10000) == 0) {
+		log_warn("'%s' ended, but a process it left holds its output open: its log's tail is lost", name);
+		kill(j->pump, SIGKILL);
+	}
+	if (pfd >= 0)
+		close(pfd);
+	while (waitpid(j->pump, NULL, 0) < 0 && errno == EINTR)
+		;
+	j->pump = -1;
+}
+
 int job_start(struct job *j, char *const *argv, const char *const *env, const char *log, bool truncate)
 {
-	int r;
+	int r, out;
 
 	/* the child inherits the environment as it is at fork */
 	for (const char *const *e = env; e && *e; e++) {
@@ -157,11 +213,21 @@ int job_start(struct job *j, char *const *argv, const char *const *env, const ch
 	}
 	j->p = (struct proc)PROC_INIT;
 	j->p.argv = (const char *const *)argv;
-	j->p.stdout_fd = j->log_fd;
-	j->p.stderr_fd = j->log_fd;
+	out = j->log_fd >= 0 ? start_pump(j) : -1;
+	if (out < -1) {
+		log_err("cannot start the pump of '%s': %s", log, strerror(-out));
+		close(j->log_fd);
+		j->log_fd = -1;
+		return out;
+	}
+	j->p.stdout_fd = out;
+	j->p.stderr_fd = out;
 	r = proc_start(&j->p);
+	if (out >= 0)
+		close(out);
 	if (r < 0) {
 		log_err("'%s' failed to start: %s", argv[0], strerror(-r));
+		wait_pump(j, argv[0]);
 		if (j->log_fd >= 0)
 			close(j->log_fd);
 		j->log_fd = -1;
@@ -183,8 +249,6 @@ int job_wait_for(struct job *j, unsigned seconds)
 	int r = proc_wait(&j->p, seconds ? (int)(seconds > INT_MAX / 1000 ? INT_MAX : seconds * 1000) : -1);
 
 	if (r == -ETIMEDOUT) {
-		if (j->log_fd >= 0)
-			dprintf(j->log_fd, "\nfsagent: stopped at its time limit of %u s\n", seconds);
 		proc_kill_group(&j->p, SIGTERM);
 		if (proc_wait(&j->p, 10000) == -ETIMEDOUT) {
 			proc_kill_group(&j->p, SIGKILL);
@@ -192,6 +256,9 @@ int job_wait_for(struct job *j, unsigned seconds)
 		}
 		r = -ETIME;
 	}
+	wait_pump(j, j->p.argv[0]);
+	if (r == -ETIME && j->log_fd >= 0)
+		dprintf(j->log_fd, "\nfsagent: stopped at its time limit of %u s\n", seconds);
 
 	track(0, pid);
 	j->started = false;

@@ -15,12 +15,13 @@
 struct job {
 	struct proc p;
 	int log_fd; /* -1: the job's output is fsagent's */
+	pid_t pump; /* the process that writes its output into the log, capped (util/logcap.h) */
 	bool started;
 };
 
-#define JOB_INIT                             \
-	{                                    \
-		.p = PROC_INIT, .log_fd = -1 \
+#define JOB_INIT                                         \
+	{                                                \
+		.p = PROC_INIT, .log_fd = -1, .pump = -1 \
 	}
 
 /*
@@ -33,7 +34,8 @@ void job_stop_on_signals(int status);
 /*
  * Start argv with env's NAME=VALUE strings (NULL-terminated, may be NULL)
  * set, its output appended to log (NULL: inherited; truncated first when
- * truncate). Returns 0 or -errno (logged, naming the command).
+ * truncate) through a pump that keeps the log's head and tail
+ * (util/logcap.h). Returns 0 or -errno (logged, naming the command).
  */
 int job_start(struct job *j, char *const *argv, const char *const *env, const char *log, bool truncate);
 

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/* logcap: a job's log keeps its head and its tail, and names what it cut between them. */
+#include "unit.h"
+#include "util/logcap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* text pumped with head and tail caps: what the log holds, and the bytes cut */
+static char *pump(const char *text, size_t head, size_t tail, long long *cut)
+{
+	FILE *in = tmpfile(), *out = tmpfile();
+	static char got[4096];
+	size_t n;
+
+	assert_non_null(in);
+	assert_non_null(out);
+	fputs(text, in);
+	fflush(in);
+	rewind(in);
+	*cut = logcap_pump(fileno(in), fileno(out), head, tail);
+	rewind(out);
+	n = fread(got, 1, sizeof(got) - 1, out);
+	got[n] = '\0';
+	fclose(in);
+	fclose(out);
+	return got;
+}
+
+static void test_small_kept_whole(void **state)
+{
+	long long cut;
+
+	(void)state;
+	assert_string_equal(pump("all of it\n", 4, 6, &cut), "all of it\n");
+	assert_int_equal(cut, 0);
+	assert_string_equal(pump("", 4, 6, &cut), "");
+	assert_int_equal(cut, 0);
+}
+
+static void test_middle_cut_and_named(void **state)
+{
+	char big[1000];
+	long long cut;
+
+	(void)state;
+	memset(big, 'x', sizeof(big));
+	memcpy(big, "HEAD", 4);
+	memcpy(big + sizeof(big) - 6, "TAIL\n", 6); /* 999 bytes of text */
+	assert_string_equal(pump(big, 4, 5, &cut),
+			    "HEAD\n[fsagent: 990 bytes of output cut here: the log keeps its first and its last bytes]\n"
+			    "TAIL\n");
+	assert_int_equal(cut, 990);
+	/* no tail kept: the end is the line that names the cut */
+	assert_string_equal(
+		pump(big, 4, 0, &cut),
+		"HEAD\n[fsagent: 995 bytes of output cut here: the log keeps its first and its last bytes]\n");
+	assert_int_equal(cut, 995);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_small_kept_whole),
+		cmocka_unit_test(test_middle_cut_and_named),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
