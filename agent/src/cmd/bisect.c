@@ -5,6 +5,7 @@
  */
 #include "cmd/cmd.h"
 #include "engine/bisect_loop.h"
+#include "engine/build.h"
 #include "model/result.h"
 #include "util/fileio.h"
 #include "util/log.h"
@@ -18,7 +19,7 @@ static void usage(void)
 {
 	printf("usage: fsagent bisect --dir DIR [--git TREE --good REV [--good REV...] --bad REV\n"
 	       "                      --test TEST [--test TEST...] --config CONFIG [--ends-from QDIR]]\n"
-	       "                      [--build CMD]\n"
+	       "                      [--build CMD] [--build-timeout SECONDS]\n"
 	       "                      [--confidence P] [--max-runs N] [--max-kernels N] [--max-time SECONDS]\n"
 	       "                      [--probe-timeout SECONDS] [--probe-bundles]\n"
 	       "                      -- PROBE [ARG...]\n"
@@ -32,6 +33,8 @@ static void usage(void)
 	       "--build CMD (a shell command line) builds FSAGENT_BISECT_COMMIT of FSAGENT_BISECT_TREE\n"
 	       "into the directory FSAGENT_BISECT_KERNEL and exits 0 when built (scripts/fsagent-bisect\n"
 	       "passes scripts/build-kernel --commit); without it the probe gets the commit alone.\n"
+	       "A build is stopped (its process group) after --build-timeout seconds (14400; 0: no\n"
+	       "limit), the commit then skipped as \"cannot build\", or where --max-time runs out.\n"
 	       "--ends-from QDIR takes the ends' runs from fsagent qualify's directory QDIR, whose\n"
 	       "baseline ran the good revision and whose candidate the bad one: its runs of TEST on\n"
 	       "CONFIG count as the ends' (not against --max-runs), so the ends are not run again.\n"
@@ -64,13 +67,14 @@ int cmd_bisect(int argc, char **argv)
 		{ "confidence", required_argument, NULL, 'C' },
 		{ "max-runs", required_argument, NULL, 'R' },
 		{ "probe-timeout", required_argument, NULL, 'P' },
+		{ "build-timeout", required_argument, NULL, 'W' },
 		{ "probe-bundles", no_argument, NULL, 'U' },
 		{ "max-kernels", required_argument, NULL, 'K' },
 		{ "max-time", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	struct bisect_run r = { 0 };
+	struct bisect_run r = { .build_timeout = BUILD_TIMEOUT };
 	unsigned long long n;
 	int c, rc = 2;
 
@@ -116,6 +120,11 @@ int cmd_bisect(int argc, char **argv)
 			if (parse_count("--probe-timeout", optarg, 1, 100000000, &n) < 0)
 				goto out;
 			r.probe_timeout = (unsigned long)n;
+			break;
+		case 'W':
+			if (parse_count("--build-timeout", optarg, 0, 100000000, &n) < 0)
+				goto out;
+			r.build_timeout = (unsigned long)n;
 			break;
 		case 'U': r.probe_bundles = true; break;
 		case 'h':

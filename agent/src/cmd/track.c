@@ -3,6 +3,7 @@
  * fsagent track: its options; the loop is engine/track_loop.h's.
  */
 #include "cmd/cmd.h"
+#include "engine/build.h"
 #include "engine/track_loop.h"
 #include "util/log.h"
 
@@ -18,7 +19,8 @@ static void usage(void)
 	       "                     [qualify's --alpha --min-rate --miss --rounds (5 here) --baseline-runs\n"
 	       "                      --max-runs --budget --jobs] [--bisect-max-runs N]\n"
 	       "                     [--bisect-max-kernels N] [--probe-timeout SECONDS]\n"
-	       "                     [--probe-bundles] [--notify-timeout SECONDS] -- RUNNER [ARG...]\n"
+	       "                     [--probe-bundles] [--notify-timeout SECONDS]\n"
+	       "                     [--build-timeout SECONDS] -- RUNNER [ARG...]\n"
 	       "A kernel branch followed revision by revision: the tags of TREE matching PATTERN in\n"
 	       "version order (v6.1.10 after v6.1.9, -rcN before the release) or each new head of\n"
 	       "BRANCH. The first (--start, default the newest tag or the branch's head) is the\n"
@@ -29,7 +31,8 @@ static void usage(void)
 	       "kernel directory; the baseline's earlier runs count, so its kernel runs again only\n"
 	       "for the tests that want more), every regression bisected between the two with\n"
 	       "--probe CMD (fsagent bisect's probe, as a shell command line), then the baseline moves\n"
-	       "on. A revision that cannot be built is recorded and skipped. While none waits, the\n"
+	       "on. A revision that cannot be built (or not within --build-timeout seconds, 14400;\n"
+	       "0: no limit) is recorded and skipped. While none waits, the\n"
 	       "baseline soaks (unless --no-soak): RUNNER with FSAGENT_QUALIFY_SIDE=soak runs PLAN in\n"
 	       "random order, a boot at a time, each boot's seed recorded; its runs count as the\n"
 	       "baseline's next time, its failures are the revision's findings; a new revision ends\n"
@@ -70,12 +73,15 @@ int cmd_track(int argc, char **argv)
 		{ "bisect-max-runs", required_argument, NULL, 'r' },
 		{ "bisect-max-kernels", required_argument, NULL, 'K' },
 		{ "probe-timeout", required_argument, NULL, 'T' },
+		{ "build-timeout", required_argument, NULL, 'W' },
 		{ "probe-bundles", no_argument, NULL, 'U' },
 		{ "notify-timeout", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	struct track_run t = { .jobs = 1, .interval = 60, .soak = true, .notify_timeout = 300 };
+	struct track_run t = {
+		.jobs = 1, .interval = 60, .soak = true, .notify_timeout = 300, .build_timeout = BUILD_TIMEOUT
+	};
 	unsigned long long n;
 	int c, li = 0;
 
@@ -132,6 +138,11 @@ int cmd_track(int argc, char **argv)
 			if (parse_count("--probe-timeout", optarg, 1, 100000000, &n) < 0)
 				return 2;
 			t.probe_timeout = (unsigned long)n;
+			break;
+		case 'W':
+			if (parse_count("--build-timeout", optarg, 0, 100000000, &n) < 0)
+				return 2;
+			t.build_timeout = (unsigned long)n;
 			break;
 		case 'n':
 			if (parse_count("--notify-timeout", optarg, 1, 86400, &n) < 0)

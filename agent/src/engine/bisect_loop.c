@@ -186,7 +186,12 @@ static int append(struct state *s, json_t *rec)
 
 /* ---- builds and probes ----------------------------------------------------- */
 
-/* commit i's kernel, built unless built before. Returns 0 built, 1 cannot be built (recorded), or -errno. */
+static unsigned long call_limit(const struct state *s, unsigned long limit, bool *by_time);
+
+/*
+ * commit i's kernel, built unless built before. Returns 0 built, 1 not built
+ * (recorded: cannot be built, or stopped where --max-time ran out), or -errno.
+ */
 static int build(struct state *s, size_t i, char *kdir)
 {
 	char dir[PATH_MAX], log[PATH_MAX], why[512];
@@ -194,6 +199,7 @@ static int build(struct state *s, size_t i, char *kdir)
 	double t0 = utctime_monotonic();
 	size_t k;
 	json_t *rec;
+	bool by_time;
 	int r, status;
 
 	if ((r = fileio_pathf(dir, "%s/kernels/%s", s->in->dir, sha)) < 0 ||
@@ -209,8 +215,20 @@ static int build(struct state *s, size_t i, char *kdir)
 			return 0;
 	printf("building %.12s (log: %s)\n", sha, log);
 	fflush(stdout);
-	status = build_commit(s->in->build, json_string_value(json_object_get(s->line, "tree")), sha, kdir, log, why,
-			      sizeof(why));
+	status = build_commit(s->in->build, json_string_value(json_object_get(s->line, "tree")), sha, kdir, log,
+			      (unsigned)call_limit(s, s->in->build_timeout, &by_time), why, sizeof(why));
+	if (status == -ETIME && by_time) {
+		printf("  %.12s: the build was stopped at what --max-time left (its log: %s)\n", sha, log);
+		rec = json_pack("{s:s, s:I, s:s, s:f}", "commit", sha, "index", (json_int_t)i, "stopped", "max-time",
+				"seconds", utctime_monotonic() - t0);
+		r = rec ? append(s, rec) : -ENOMEM;
+		json_decref(rec);
+		return r < 0 ? r : 1;
+	}
+	if (status == -ETIME) {
+		snprintf(why, sizeof(why), "no kernel within --build-timeout (%lu s)", s->in->build_timeout);
+		status = 1;
+	}
 	if (status < 0)
 		return status;
 	if (status == 0) {
@@ -265,10 +283,10 @@ static int count_bundles(struct state *s, const char *res, unsigned *runs, unsig
 	return 0;
 }
 
-/* A probe call's seconds at most: --probe-timeout, or what --max-time leaves when less (*by_time). 0: none. */
-static unsigned long call_limit(const struct state *s, bool *by_time)
+/* A call's seconds at most: limit (--probe-timeout, --build-timeout), or what --max-time leaves when less (*by_time).
+ * 0: none. */
+static unsigned long call_limit(const struct state *s, unsigned long limit, bool *by_time)
 {
-	unsigned long limit = s->in->probe_timeout;
 	double left = (double)s->in->max_seconds - s->seconds;
 
 	*by_time = false;
@@ -313,7 +331,8 @@ static int call_probe(struct state *s, size_t i, const char *kdir, const struct 
 	    asprintf(&e[8], "FSAGENT_REDUCE_CONFIG=%s", config) < 0)
 		r = -ENOMEM;
 	else
-		r = job_run_for(s->in->probe, (const char *const *)e, log, (unsigned)call_limit(s, by_time), &status);
+		r = job_run_for(s->in->probe, (const char *const *)e, log,
+				(unsigned)call_limit(s, s->in->probe_timeout, by_time), &status);
 	for (size_t n = 0; n < ARRAY_SIZE(e); n++)
 		free(e[n]);
 	if (r == -ETIME)

@@ -50,6 +50,7 @@ struct bisect_run {
 	bool confidence_given;
 	unsigned long max_runs, max_kernels, max_seconds; /* 0: no limit */
 	unsigned long probe_timeout;			  /* a probe call's seconds at most (0: no limit) */
+	unsigned long build_timeout;			  /* a build's seconds at most (0: no limit) */
 	bool probe_bundles; /* the probe always leaves bundles (a VM's): asked for a step's runs from the first call */
 };
 

@@ -33,8 +33,8 @@ static void first_error(const char *log, char *buf, size_t size)
 		snprintf(buf, size, "%s", last);
 }
 
-int build_commit(const char *cmd, const char *tree, const char *sha, const char *kdir, const char *log, char *why,
-		 size_t ws)
+int build_commit(const char *cmd, const char *tree, const char *sha, const char *kdir, const char *log,
+		 unsigned seconds, char *why, size_t ws)
 {
 	_cleanup_free_ char *e_commit = NULL, *e_tree = NULL, *e_kernel = NULL;
 	int r, status;
@@ -47,8 +47,8 @@ int build_commit(const char *cmd, const char *tree, const char *sha, const char 
 	    asprintf(&e_tree, "FSAGENT_BISECT_TREE=%s", tree) < 0 ||
 	    asprintf(&e_kernel, "FSAGENT_BISECT_KERNEL=%s", kdir) < 0)
 		return -ENOMEM;
-	r = job_run((char *const[]){ (char *)"/bin/sh", (char *)"-c", (char *)cmd, NULL },
-		    (const char *const[]){ e_commit, e_tree, e_kernel, NULL }, log, &status);
+	r = job_run_for((char *const[]){ (char *)"/bin/sh", (char *)"-c", (char *)cmd, NULL },
+			(const char *const[]){ e_commit, e_tree, e_kernel, NULL }, log, seconds, &status);
 	if (r < 0)
 		return r;
 	if (status == 0)

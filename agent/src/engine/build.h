@@ -10,10 +10,14 @@
 
 #include <stddef.h>
 
+/* A build's seconds at most unless told (--build-timeout): a kernel takes 20-40 minutes on 2 cores. */
+#define BUILD_TIMEOUT 14400
+
 /*
- * Build sha of tree into kdir (made first). Returns 0 built, 1 cannot be
- * built (why: the log's first line that says error, else its last), or
- * -errno (logged).
+ * Build sha of tree into kdir (made first) within seconds (0: no limit;
+ * past it the build's process group is stopped). Returns 0 built, 1 cannot
+ * be built (why: the log's first line that says error, else its last),
+ * -ETIME (stopped at the limit, said in the log) or -errno (logged).
  */
-int build_commit(const char *cmd, const char *tree, const char *sha, const char *kdir, const char *log, char *why,
-		 size_t ws);
+int build_commit(const char *cmd, const char *tree, const char *sha, const char *kdir, const char *log,
+		 unsigned seconds, char *why, size_t ws);

@@ -44,6 +44,7 @@ struct track_run {
 	const char *notify;	     /* a shell command line run after each revision, or NULL */
 	unsigned notify_timeout;     /* its seconds at most (0: no limit) */
 	unsigned long probe_timeout; /* a bisection probe call's seconds at most (0: no limit) */
+	unsigned long build_timeout; /* a build's seconds at most (0: no limit) */
 	bool probe_bundles;	     /* the probe always leaves bundles (fsagent bisect --probe-bundles) */
 	struct qualify_opts qo;
 	bool qgiven[QUALIFY_KEPT]; /* which of a qualification's kept options were given (budget: never) */

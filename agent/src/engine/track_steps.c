@@ -45,7 +45,12 @@ int track_build(struct track_state *s, json_t *rv)
 		return r;
 	printf("track: building %s (log: %s)\n", track_str(rv, "name"), log);
 	fflush(stdout);
-	r = build_commit(s->in->build, s->in->tree, track_str(rv, "sha"), kdir, log, why, sizeof(why));
+	r = build_commit(s->in->build, s->in->tree, track_str(rv, "sha"), kdir, log, (unsigned)s->in->build_timeout,
+			 why, sizeof(why));
+	if (r == -ETIME) {
+		snprintf(why, sizeof(why), "no kernel within --build-timeout (%lu s)", s->in->build_timeout);
+		r = 1;
+	}
 	if (r < 0)
 		return r;
 	if (r == 0)
@@ -255,6 +260,7 @@ int track_bisect(struct track_state *s, json_t *rv)
 			.max_runs = s->in->bisect_runs,
 			.max_kernels = s->in->bisect_kernels,
 			.probe_timeout = s->in->probe_timeout,
+			.build_timeout = s->in->build_timeout,
 			.probe_bundles = s->in->probe_bundles,
 		};
 		json_auto_t *doc = NULL;
