@@ -4,6 +4,7 @@
 #include "analysis/bisect.h"
 
 #include <errno.h>
+#include <string.h>
 
 /* A deterministic line: commits >= culprit fail every run of every `period`-th run overall, the others never. */
 struct line {
@@ -122,6 +123,38 @@ static void test_skipped_neighbour(void **state)
 	bisect_free(b);
 }
 
+/* A commit that failed, then gave no result: known bad, the verdict names it alone; stuck when its proof needs it. */
+static void test_skipped_after_runs(void **state)
+{
+	struct bisect_opts o;
+	struct bisect *b;
+	struct line l = { .culprit = 40, .period = 1 };
+	struct bisect_step s;
+
+	(void)state;
+	bisect_opts_default(&o);
+	assert_int_equal(bisect_new(101, &o, &b), 0);
+	bisect_record(b, 40, 5, 5);
+	bisect_skip(b, 40);
+	s = drive(b, &l, 60);
+	assert_int_equal(s.action, BISECT_FOUND);
+	assert_int_equal(s.commit, 40);
+	assert_int_equal(s.first, 40);
+	assert_int_equal(bisect_runs(b, 40), 5);
+	bisect_free(b);
+
+	/* a flaky culprit that failed once, then gave no result: the confirmation cannot be run */
+	assert_int_equal(bisect_new(101, &o, &b), 0);
+	bisect_record(b, 40, 1, 1);
+	bisect_skip(b, 40);
+	l = (struct line){ .culprit = 40, .period = 2 };
+	s = drive(b, &l, 300);
+	assert_int_equal(s.action, BISECT_STUCK);
+	assert_non_null(strstr(s.why, "last probe gave no result"));
+	assert_int_equal(bisect_runs(b, 40), 1);
+	bisect_free(b);
+}
+
 static void test_no_difference(void **state)
 {
 	struct bisect_opts o;
@@ -212,9 +245,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_always_fails),	  cmocka_unit_test(test_flaky),
-		cmocka_unit_test(test_skipped_neighbour), cmocka_unit_test(test_no_difference),
-		cmocka_unit_test(test_all_skipped),	  cmocka_unit_test(test_bad_options),
-		cmocka_unit_test(test_end_skipped),
+		cmocka_unit_test(test_skipped_neighbour), cmocka_unit_test(test_skipped_after_runs),
+		cmocka_unit_test(test_no_difference),	  cmocka_unit_test(test_all_skipped),
+		cmocka_unit_test(test_bad_options),	  cmocka_unit_test(test_end_skipped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,8 +15,18 @@
 
 struct commit {
 	unsigned runs, fails;
-	bool skip;
+	bool skip; /* probed no more: cannot be built or tested, or its last probe gave no result */
 };
+
+/*
+ * Whether c stands in the culprit's groups as untestable: skipped with no
+ * failure. A commit skipped after it failed is known bad (the culprit is it
+ * or before it): it is probed no more, but the verdict names it alone.
+ */
+static bool untestable(const struct commit *c)
+{
+	return c->skip && !c->fails;
+}
 
 struct bisect {
 	struct bisect_opts o;
@@ -251,7 +261,7 @@ static double entropy(double p)
 /* The group ending at testable commit j: j and the skipped commits right before it. */
 static size_t group_first(const struct bisect *b, size_t j)
 {
-	while (j > 1 && b->c[j - 1].skip)
+	while (j > 1 && untestable(&b->c[j - 1]))
 		j--;
 	return j;
 }
@@ -261,7 +271,7 @@ static size_t parent_of(const struct bisect *b, size_t first)
 {
 	size_t p = first - 1;
 
-	while (p > 0 && b->c[p].skip)
+	while (p > 0 && untestable(&b->c[p]))
 		p--;
 	return p;
 }
@@ -275,7 +285,7 @@ static size_t best_group(const struct bisect *b, double *mass)
 	*mass = -1;
 	for (size_t i = 1; i < b->n; i++) {
 		acc += b->post[i];
-		if (b->c[i].skip && i + 1 < b->n)
+		if (untestable(&b->c[i]) && i + 1 < b->n)
 			continue;
 		if (acc > *mass) {
 			*mass = acc;
@@ -424,18 +434,23 @@ int bisect_next(struct bisect *b, struct bisect_step *s)
 			unsigned want = (unsigned)ceil((b->o.confirm_fails - b->c[c].fails) / b->p_bad);
 
 			probe(s, "confirm", c, want > b->o.max_batch ? b->o.max_batch : want ?: 1, false);
-			return 0;
-		}
-		{
+		} else {
 			unsigned need = runs_for(b->p_bad, b->o.confidence, 100000);
 
-			if (b->c[parent].runs < need) {
-				unsigned want = need - b->c[parent].runs;
-
-				probe(s, "confirm", parent, want > b->o.max_batch ? b->o.max_batch : want, false);
-				return 0;
-			}
+			if (b->c[parent].runs >= need)
+				goto found;
+			probe(s, "confirm", parent,
+			      need - b->c[parent].runs > b->o.max_batch ? b->o.max_batch : need - b->c[parent].runs,
+			      false);
 		}
+		/* a commit that ran, then gave no result, is probed no more: the proof cannot be finished */
+		if (b->c[s->commit].skip)
+			*s = (struct bisect_step){ .action = BISECT_STUCK,
+						   .why = "the runs that would confirm it are on a commit whose last "
+							  "probe gave no result",
+						   .confidence = mass };
+		return 0;
+	found:
 		*s = (struct bisect_step){ .action = BISECT_FOUND, .commit = c, .first = first, .confidence = mass };
 		return 0;
 	}
