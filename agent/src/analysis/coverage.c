@@ -5,6 +5,7 @@
  */
 #include "analysis/coverage_internal.h"
 #include "model/bundle.h"
+#include "model/gcda.h"
 #include "model/result.h"
 #include "util/dirwalk.h"
 #include "util/proc.h"
@@ -18,9 +19,12 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- lines and tests ----------------------------------------------------- */
@@ -28,7 +32,16 @@
 int coverage_new(struct coverage **ret)
 {
 	*ret = calloc(1, sizeof(**ret));
+	if (*ret && !((*ret)->lost = json_array())) {
+		free(*ret);
+		*ret = NULL;
+	}
 	return *ret ? 0 : -ENOMEM;
+}
+
+json_t *coverage_lost(const struct coverage *c)
+{
+	return c->lost;
 }
 
 void coverage_free(struct coverage *c)
@@ -46,6 +59,7 @@ void coverage_free(struct coverage *c)
 	strmap_release(&c->files);
 	free(c->code_fn);
 	free(c->t);
+	json_decref(c->lost);
 	free(c);
 }
 
@@ -86,15 +100,45 @@ static int add_id(struct coverage_test *t, uint32_t id)
 
 /* ---- gcov over one test's .gcda files ------------------------------------ */
 
-/* Run argv with its stdout captured (stderr to stderr_fd, -1: inherited). Returns 0 (exit status in *status) or -errno.
+#define GCOV_SECONDS 3600 /* one directory's gcov at most */
+
+static volatile sig_atomic_t stop_signal;
+static volatile pid_t gcov_pid;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+	if (gcov_pid > 0)
+		kill(-gcov_pid, SIGTERM);
+}
+
+void coverage_stop_on_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop }; /* no SA_RESTART: the read below wakes */
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/*
+ * Run argv with its stdout captured (stderr to stderr_fd, -1: inherited),
+ * stopped (its process group) by a signal or after GCOV_SECONDS. Returns 0
+ * (exit status in *status), -EINTR (stopped by a signal), -ETIME or -errno.
  */
 static int run_capture(const char *const *argv, char **out, size_t *len, int *status, int stderr_fd)
 {
 	struct proc p = PROC_INIT;
-	FILE *f = open_memstream(out, len);
+	FILE *f;
 	int fds[2], r;
 	char buf[65536];
 	ssize_t n;
+	time_t deadline = time(NULL) + GCOV_SECONDS;
+	bool late = false;
+
+	if (stop_signal)
+		return -EINTR;
+	f = open_memstream(out, len);
 
 	if (!f)
 		return -ENOMEM;
@@ -112,14 +156,35 @@ static int run_capture(const char *const *argv, char **out, size_t *len, int *st
 		fclose(f);
 		return r;
 	}
-	while ((n = read(fds[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+	gcov_pid = p.pid;
+	if (stop_signal)
+		kill(-p.pid, SIGTERM);
+	for (;;) {
+		struct pollfd pf = { .fd = fds[0], .events = POLLIN };
+		int ms = (int)(deadline - time(NULL)) * 1000;
+
+		if (!late && ms <= 0) {
+			late = true;
+			kill(-p.pid, SIGKILL);
+		}
+		if (!late && poll(&pf, 1, ms) == 0)
+			continue;
+		n = read(fds[0], buf, sizeof(buf));
 		if (n > 0)
 			fwrite(buf, 1, (size_t)n, f);
+		else if (n == 0 || errno != EINTR)
+			break;
+	}
 	close(fds[0]);
 	r = proc_wait(&p, -1);
+	gcov_pid = 0;
 	*status = p.status;
 	proc_release(&p);
 	fclose(f);
+	if (r == 0 && stop_signal)
+		r = -EINTR;
+	else if (r == 0 && late)
+		r = -ETIME;
 	return r;
 }
 
@@ -296,6 +361,29 @@ static bool beneath(const char *dir, const char *rel)
 	return streq(path, real);
 }
 
+/* A .gcda of test t that gcov cannot read (rel: its path under the test's coverage): left out, kept as lost. */
+static int lose(struct coverage *c, const struct coverage_test *t, const char *rel, const char *why)
+{
+	json_t *e =
+		json_pack("{s:s, s:s, s:s, s:s}", "test", t->name, "bundle", c->bundle ?: "", "file", rel, "why", why);
+
+	return e && json_array_append_new(c->lost, e) == 0 ? 0 : -ENOMEM;
+}
+
+/* Whether the .gcda at path is whole (util: model/gcda.h); *why when not. */
+static bool gcda_whole(const char *path, const char **why)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	int r = fileio_read_regular(path, (size_t)1 << 30, &buf, &len);
+
+	if (r < 0) {
+		*why = r == -EFBIG ? "larger than 1 GiB" : "cannot be read";
+		return false;
+	}
+	return gcda_check((const unsigned char *)buf, len, why) == 0;
+}
+
 /*
  * gcov over one directory's files (mirror: a scratch directory): each
  * .gcda of g with the build's .gcno beside it, or (g holding .gcno files)
@@ -308,8 +396,9 @@ static int gcov_dir(struct coverage *c, struct coverage_test *t, const struct gc
 	char mdir[PATH_MAX * 2];
 	char **argv = strv_split("", ",");
 	_cleanup_free_ char *out = NULL;
-	size_t len = 0;
-	int st = 0, r, devnull = -1;
+	size_t len = 0, given = 0;
+	int st = 0, r, errfd = -1;
+	FILE *errf = NULL;
 
 	snprintf(mdir, sizeof(mdir), "%s/%s", mirror, g->rel);
 	r = argv ? fileio_mkdir_p(mdir) : -ENOMEM;
@@ -325,6 +414,16 @@ static int gcov_dir(struct coverage *c, struct coverage_test *t, const struct gc
 		char gcda[PATH_MAX * 3], gcno[PATH_MAX * 3], src[PATH_MAX * 3];
 		struct stat sst;
 
+		if (!gcno_only && t) {
+			const char *why;
+			char rel[PATH_MAX * 2];
+
+			snprintf(rel, sizeof(rel), "%s%s%s", g->rel, *g->rel ? "/" : "", base);
+			if (!gcda_whole(*f, &why)) {
+				r = lose(c, t, rel, why);
+				continue;
+			}
+		}
 		snprintf(gcda, sizeof(gcda), "%s/%.*s.gcda", mdir, stem, base);
 		snprintf(gcno, sizeof(gcno), "%s/%.*s.gcno", mdir, stem, base);
 		snprintf(src, sizeof(src), "%s/%s%s%.*s.gcno", build, g->rel, *g->rel ? "/" : "", stem, base);
@@ -342,23 +441,40 @@ static int gcov_dir(struct coverage *c, struct coverage_test *t, const struct gc
 			if (!f_abs || !src_abs || (!gcno_only && symlink(f_abs, gcda) < 0) ||
 			    symlink(src_abs, gcno) < 0)
 				r = -errno;
-			else
-				r = strv_push(&argv, gcda);
+			else if ((r = strv_push(&argv, gcda)) >= 0)
+				given++;
 		}
 	}
-	if (r >= 0) {
-		/* gcov says "cannot open data file" for every .gcno alone: that is the point */
-		devnull = t ? -1 : open("/dev/null", O_WRONLY | O_CLOEXEC);
-		r = run_capture((const char *const *)argv, &out, &len, &st, devnull);
-		if (devnull >= 0)
-			close(devnull);
+	if (r >= 0 && given) {
+		/* gcov says "cannot open data file" for every .gcno alone: that is the point; a test's words are kept
+		 */
+		errf = t ? tmpfile() : fopen("/dev/null", "we");
+		errfd = errf ? fileno(errf) : -1;
+		r = errf ? run_capture((const char *const *)argv, &out, &len, &st, errfd) : -errno;
 	}
-	if (r >= 0 && st != 0) {
+	if (r >= 0 && given && st != 0 && t) {
+		/* gcov refused a file of the test's the check let through: the test's files here are lost */
+		char said[512] = "";
+
+		rewind(errf);
+		if (!fgets(said, sizeof(said), errf))
+			snprintf(said, sizeof(said), "%s exited with status %d", gcov_tool, st);
+		said[strcspn(said, "\n")] = '\0';
+		for (char **a = argv + 5; r >= 0 && *a; a++)
+			r = lose(c, t, *a + strlen(mirror) + 1, said);
+		len = 0;
+	} else if (r >= 0 && st != 0) {
 		snprintf(err, es, "%s exited with status %d on %s", gcov_tool, st, g->rel);
 		r = -EIO;
+	} else if (r == -EINTR) {
+		snprintf(err, es, "stopped by a signal while %s ran", gcov_tool);
+	} else if (r == -ETIME) {
+		snprintf(err, es, "%s did not finish within %d s on %s", gcov_tool, GCOV_SECONDS, g->rel);
 	} else if (r < 0 && !err[0]) {
 		snprintf(err, es, "running %s failed: %s", gcov_tool, strerror(-r));
 	}
+	if (errf)
+		fclose(errf);
 	if (r >= 0)
 		r = parse_gcov(c, t, g->rel, out, len, err, es);
 	strv_free(argv);
@@ -431,6 +547,7 @@ int coverage_add_bundles(struct coverage *c, const char *path, const char *build
 		if (stat(*p, &st) == 0 && !S_ISDIR(st.st_mode))
 			*strrchr(dir, '/') = '\0';
 		r = bundle_load(*p, &b, err, es);
+		c->bundle = *p;
 		json_array_foreach(json_object_get(b, "configs"), i, cf)
 			json_array_foreach(json_object_get(cf, "iterations"), k, it)
 				json_array_foreach(json_object_get(it, "tests"), m, rec) {
@@ -472,6 +589,7 @@ int coverage_add_bundles(struct coverage *c, const char *path, const char *build
 					c->records++;
 				}
 	}
+	c->bundle = NULL;
 	strv_free(list);
 	if (r >= 0 && c->records == before) {
 		snprintf(err, es, "%s: no test saved coverage (plan key coverage on a gcov kernel)", path);

@@ -36,6 +36,20 @@ int coverage_add_bundles(struct coverage *c, const char *path, const char *build
 			 size_t errsize);
 
 /*
+ * The coverage that was lost: each .gcda a test saved that gcov could not
+ * read (empty, cut short, refused by gcov), as [{test, bundle, file, why}],
+ * left out of the lines. Borrowed; an empty array when none was lost.
+ */
+json_t *coverage_lost(const struct coverage *c);
+
+/*
+ * SIGINT, SIGTERM and SIGHUP stop the gcov running (its process group) and
+ * make the reading return -EINTR ("stopped by a signal"), its scratch
+ * directory removed on the way out.
+ */
+void coverage_stop_on_signals(void);
+
+/*
  * Every line the .gcno files under build instrument (gcov without .gcda
  * files: none reached), so that files and functions no test touched are
  * known too (coverage --report, --diff). Returns 0 or -errno with err.

@@ -34,6 +34,8 @@ struct coverage {
 	struct strmap fns;   /* function names */
 	struct strmap files; /* gcov's source file names */
 	char root[4096];     /* the directory they are under ("/usr/src/linux/"), or "" */
+	json_t *lost;	     /* coverage lost: [{test, bundle, file, why}] */
+	const char *bundle;  /* the bundle being read */
 };
 
 /* Each test's lines sorted and unique (after reading, before looking up). */

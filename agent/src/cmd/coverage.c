@@ -169,6 +169,29 @@ static int load_change(const char *diff, const char *git, const char *side, cons
 	}
 }
 
+/* Each .gcda that could not be read, said once; the count on the summary and the list in the JSON. */
+static void say_lost(struct coverage *cv)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(coverage_lost(cv), i, e)
+		log_warn("%s: test %s: coverage lost: %s: %s", json_string_value(json_object_get(e, "bundle")),
+			 json_string_value(json_object_get(e, "test")), json_string_value(json_object_get(e, "file")),
+			 json_string_value(json_object_get(e, "why")));
+}
+
+static void add_lost(json_t *res, struct coverage *cv)
+{
+	size_t n = json_array_size(coverage_lost(cv));
+
+	json_object_set(res, "coverage_lost", coverage_lost(cv));
+	if (n)
+		printf("coverage lost: %zu .gcda file%s that gcov could not read, left out (named above and in "
+		       "coverage_lost)\n",
+		       n, n == 1 ? "" : "s");
+}
+
 int cmd_coverage(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -280,8 +303,10 @@ int cmd_coverage(int argc, char **argv)
 	}
 	if (!history || coverage_new(&cv) < 0)
 		goto out;
+	coverage_stop_on_signals();
 	for (int i = optind; i < argc; i++)
 		if (coverage_add_bundles(cv, argv[i], build, gcov_tool, err, sizeof(err)) < 0) {
+			say_lost(cv);
 			log_err("%s", err);
 			goto out;
 		}
@@ -294,11 +319,13 @@ int cmd_coverage(int argc, char **argv)
 		log_err("%s", err);
 		goto out;
 	}
+	say_lost(cv);
 	if (report) {
 		res = coverage_report(cv);
 		if (!res)
 			goto out;
 		coverage_report_text(res, stdout);
+		add_lost(res, cv);
 		if (json_out && write_output(json_out, res, dump_json) < 0)
 			goto out;
 		r = 0;
@@ -319,6 +346,7 @@ int cmd_coverage(int argc, char **argv)
 			goto out;
 		json_object_set_new(res, "kernel_commit", json_string(k));
 		coverage_diff_text(res, stdout);
+		add_lost(res, cv);
 		if ((plan_out && write_output(plan_out, res, diff_plan_out) < 0) ||
 		    (out && write_output(out, res, diff_list_out) < 0) ||
 		    (html_out && write_output(html_out, res, diff_html_out) < 0) ||
@@ -331,6 +359,7 @@ int cmd_coverage(int argc, char **argv)
 	if (!res)
 		goto out;
 	coverage_text(res, stdout);
+	add_lost(res, cv);
 	if ((out && write_output(out, res, coverage_list_out) < 0) ||
 	    (plan_out && write_output(plan_out, res, coverage_plan_out) < 0) ||
 	    (json_out && write_output(json_out, res, dump_json) < 0))
