@@ -50,10 +50,22 @@ int track_seen(struct track_state *s, const char *name, const char *sha, bool st
 					 "slug", sl, "time", when, "start", start));
 }
 
-/* The tags matching the pattern, in version order (-rcN before the release). Returns the count or -errno. */
+/*
+ * The tags matching the pattern, in version order (-rcN before the release),
+ * each with the commit it names in one git call ("tag COMMIT", COMMIT empty
+ * when it names a tree or a blob, "?" when a tag of a tag needs git_resolve).
+ * Returns the count or -errno.
+ */
 static int list_tags(struct track_state *s, const char *pattern, char ***ret)
 {
-	const char *args[] = { "-c", "versionsort.suffix=-rc", "tag", "-l", pattern, "--sort=version:refname", NULL };
+	const char *args[] = { "-c",
+			       "versionsort.suffix=-rc",
+			       "tag",
+			       "-l",
+			       pattern,
+			       "--sort=version:refname",
+			       "--format=%(refname:strip=2) %(objecttype) %(objectname) %(*objecttype) %(*objectname)",
+			       NULL };
 	_cleanup_free_ char *out = NULL;
 	char err[512];
 	int r = git_capture(s->in->tree, args, &out, err, sizeof(err));
@@ -63,7 +75,41 @@ static int list_tags(struct track_state *s, const char *pattern, char ***ret)
 		return r < 0 ? r : -EIO;
 	}
 	*ret = strv_split(out, "\n");
-	return *ret ? (int)strv_length(*ret) : -ENOMEM;
+	if (!*ret)
+		return -ENOMEM;
+	for (char **l = *ret; *l; l++) {
+		char name[1024], type[16], obj[64], ptype[16] = "", pobj[64] = "";
+		int n = sscanf(*l, "%1023s %15s %63s %15s %63s", name, type, obj, ptype, pobj);
+		const char *commit = n >= 3 && streq(type, "commit")	? obj
+				     : n == 5 && streq(ptype, "commit") ? pobj
+				     : n == 5 && streq(ptype, "tag")	? "?"
+									: "";
+
+		if (n < 3)
+			continue;
+		snprintf(*l, strlen(*l) + 1, "%s %s", name, commit);
+	}
+	return (int)strv_length(*ret);
+}
+
+/* A line of list_tags cut to its name, its commit into sha ("" when none). Returns 0 or -errno. */
+static int tag_line(struct track_state *s, char *line, char sha[41])
+{
+	char *sp = strchr(line, ' '), err[512];
+	int r;
+
+	sha[0] = '\0';
+	if (sp)
+		*sp++ = '\0';
+	if (sp && strlen(sp) == 40) {
+		memcpy(sha, sp, 41);
+		return 0;
+	}
+	if (sp && streq(sp, "?") && (r = git_resolve(s->in->tree, line, sha, err, sizeof(err))) < 0 && r != -ENOENT) {
+		log_err("%s: tag '%s': %s", s->in->tree, line, err);
+		return r;
+	}
+	return 0;
 }
 
 /* Each new revision recorded as seen, the oldest first. Returns 0 or -errno (logged). */
@@ -92,11 +138,15 @@ int track_look(struct track_state *s)
 	{
 		char **list = NULL;
 		int n = list_tags(s, tags, &list), from = -1;
+		char(*shas)[41] = n > 0 ? calloc((size_t)n, sizeof(*shas)) : NULL;
 
 		if (n < 0)
 			return n;
+		r = n > 0 && !shas ? -ENOMEM : 0;
+		for (int i = 0; i < n && r == 0; i++)
+			r = tag_line(s, list[i], shas[i]);
 		/* after the newest tag seen; else after the last tag the start contains */
-		for (int i = 0; i < n; i++) {
+		for (int i = 0; i < n && r == 0; i++) {
 			json_t *rv;
 			size_t k;
 
@@ -105,56 +155,51 @@ int track_look(struct track_state *s)
 					from = i;
 		}
 		if (from < 0)
-			for (int i = 0; i < n; i++)
-				if (git_is_ancestor(s->in->tree, list[i],
+			for (int i = 0; i < n && r == 0; i++)
+				if (shas[i][0] &&
+				    git_is_ancestor(s->in->tree, shas[i],
 						    track_str(json_object_get(s->track, "start"), "sha")) == 1)
 					from = i;
 		/* a tag taken before that names another commit now: said once, its first commit's verdicts kept */
-		r = 0;
 		for (int i = 0; i <= from && r == 0; i++) {
 			json_t *rv = NULL, *x;
+			const char *sha_now = shas[i];
 			size_t k;
 
 			json_array_foreach(s->revs, k, x)
 				if (streq(track_str(x, "name"), list[i]))
 					rv = x;
-			if (!rv || git_resolve(s->in->tree, list[i], sha, err, sizeof(err)) < 0 ||
-			    streq(sha, track_str(rv, "sha")) || streq(sha, track_str(rv, "moved_to")))
+			if (!rv || !sha_now[0] || streq(sha_now, track_str(rv, "sha")) ||
+			    streq(sha_now, track_str(rv, "moved_to")))
 				continue;
 			log_warn("%s: tag '%s' was %.12s when taken, it names %.12s now: its verdicts stay %.12s's",
-				 s->in->tree, list[i], track_str(rv, "sha"), sha, track_str(rv, "sha"));
+				 s->in->tree, list[i], track_str(rv, "sha"), sha_now, track_str(rv, "sha"));
 			r = track_append(s, json_pack("{s:s, s:s, s:s}", "event", "moved", "sha", track_str(rv, "sha"),
-						      "to", sha));
+						      "to", sha_now));
 			if (r == 0) {
 				_cleanup_free_ char *text = NULL;
 
 				if (asprintf(&text,
 					     "%s: the tag moved from %.12s to %.12s after it was taken; its "
 					     "verdicts are %.12s's\n",
-					     list[i], track_str(rv, "sha"), sha, track_str(rv, "sha")) > 0)
+					     list[i], track_str(rv, "sha"), sha_now, track_str(rv, "sha")) > 0)
 					track_notify(s, rv, "tag moved", text);
 			}
 		}
 		for (int i = from + 1; i < n && r == 0; i++) {
-			r = git_resolve(s->in->tree, list[i], sha, err, sizeof(err));
-			if (r == -ENOENT) {
+			if (!shas[i][0]) {
 				/* a tag of a tree or a blob (Linux has v2.6.11-tree): no kernel to build */
 				if (!strv_contains(s->skipped_tags, list[i])) {
 					log_warn("%s: tag '%s' matches '%s' but names no commit: skipped", s->in->tree,
 						 list[i], tags);
-					if ((r = strv_push(&s->skipped_tags, list[i])) < 0)
-						break;
+					r = strv_push(&s->skipped_tags, list[i]);
 				}
-				r = 0;
 				continue;
 			}
-			if (r < 0) {
-				log_err("%s: tag '%s': %s", s->in->tree, list[i], err);
-				break;
-			}
-			if (!track_rev(s, sha))
-				r = track_seen(s, list[i], sha, false);
+			if (!track_rev(s, shas[i]))
+				r = track_seen(s, list[i], shas[i], false);
 		}
+		free(shas);
 		strv_free(list);
 		return r;
 	}
