@@ -49,9 +49,10 @@ static void test_middle_cut_and_named(void **state)
 	memset(big, 'x', sizeof(big));
 	memcpy(big, "HEAD", 4);
 	memcpy(big + sizeof(big) - 6, "TAIL\n", 6); /* 999 bytes of text */
-	assert_string_equal(pump(big, 4, 5, &cut),
-			    "HEAD\n[fsagent: 990 bytes of output cut here: the log keeps its first and its last bytes]\n"
-			    "TAIL\n");
+	assert_string_equal(
+		pump(big, 4, 5, &cut),
+		"HEAD\n[fsagent: 990 bytes of output cut here: the log keeps its first and its last bytes]\n"
+		"TAIL\n");
 	assert_int_equal(cut, 990);
 	/* no tail kept: the end is the line that names the cut */
 	assert_string_equal(

@@ -77,9 +77,10 @@ long long logcap_pump(int in, int out, size_t head, size_t tail)
 	}
 	if (cut) {
 		char said[160];
-		int len = snprintf(said, sizeof(said),
-				   "\n[fsagent: %lld bytes of output cut here: the log keeps its first and its last bytes]\n",
-				   cut);
+		int len = snprintf(
+			said, sizeof(said),
+			"\n[fsagent: %lld bytes of output cut here: the log keeps its first and its last bytes]\n",
+			cut);
 		int w = write_all(out, said, (size_t)len);
 
 		r = r < 0 ? r : w;
