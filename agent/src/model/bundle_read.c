@@ -238,6 +238,32 @@ bool bundle_iteration_running(json_t *iteration)
 }
 
 /* The shape every reader relies on; err names the key. */
+/*
+ * A soak's aggregate (config -> test -> {statuses: {status: count}}): the
+ * counts every reader takes, bounded as the scan's (report and export read
+ * the document, compare and upkeep scan it: both refuse the same).
+ */
+static int check_aggregate(json_t *agg, char *err, size_t es)
+{
+	const char *cname, *tname, *sname;
+	json_t *tests, *a, *v;
+
+	if (agg && !json_is_object(agg)) {
+		snprintf(err, es, "key 'aggregate': not an object");
+		return -EBADMSG;
+	}
+	json_object_foreach(agg, cname, tests)
+		json_object_foreach(tests, tname, a)
+			json_object_foreach(json_object_get(a, "statuses"), sname, v)
+				if (!bundle_status_known(sname) || !json_is_integer(v) || json_integer_value(v) < 0 ||
+				    json_integer_value(v) > BUNDLE_MAX_COUNT) {
+					snprintf(err, es, "key 'aggregate.%s.%s.statuses.%s': not a status count",
+						 cname, tname, sname);
+					return -EBADMSG;
+				}
+	return 0;
+}
+
 int bundle_check_doc(json_t *doc, char *err, size_t es)
 {
 	static const char *const keys[] = { "run_id", "state", "plan", "configs" };
@@ -296,7 +322,7 @@ int bundle_check_doc(json_t *doc, char *err, size_t es)
 					}
 			}
 	}
-	return 0;
+	return check_aggregate(json_object_get(doc, "aggregate"), err, es);
 }
 
 /* Sum the iterations' counts into the document's. */
