@@ -109,8 +109,13 @@ static int finish_side(unsigned k, unsigned s, struct side_job *j)
 	return fileio_write_atomic(path, "", 0);
 }
 
-/* Run the sides of round k that are not done, side by side with jobs 2. */
-static int run_round(struct qualify_run *q, unsigned k)
+/*
+ * Run the sides of round k (planned as round.json rj says) that are not
+ * done, side by side with jobs 2. A side round.json plans runs for whose
+ * plan is gone is refused (-EBADMSG, logged): run without it, the round
+ * would be judged on one side, silently.
+ */
+static int run_round(struct qualify_run *q, unsigned k, json_t *rj)
 {
 	struct side_job j[2] = { { .job = JOB_INIT }, { .job = JOB_INIT } };
 	int r = 0, r2;
@@ -122,6 +127,17 @@ static int run_round(struct qualify_run *q, unsigned k)
 		    (r = fileio_pathf(plan, "%s/plan/plan.conf", j[s].dir)) < 0 ||
 		    (r = fileio_pathf(done, "%s/done", j[s].dir)) < 0)
 			break;
+		if (!fileio_exists(plan) &&
+		    json_integer_value(json_object_get(json_object_get(rj, qualify_sides[s]), "runs")) > 0) {
+			log_err("%s is missing, but round %u plans %" JSON_INTEGER_FORMAT
+				" runs of the %s there: refused, nothing planned anew (put it back, or begin again "
+				"in a new --dir)",
+				plan, k,
+				json_integer_value(json_object_get(json_object_get(rj, qualify_sides[s]), "runs")),
+				qualify_sides[s]);
+			r = -EBADMSG;
+			break;
+		}
 		if (!fileio_exists(plan) || fileio_exists(done))
 			continue;
 		printf("round %u: running the %s (log: %s/log)\n", k, qualify_sides[s], j[s].dir);
@@ -411,8 +427,8 @@ int qualify_loop_run(struct qualify_run *q)
 			putchar('\n');
 			fflush(stdout);
 		}
-		if (run_round(q, k) < 0)
-			return 3;
+		if ((r = run_round(q, k, json_array_get(q->rounds, json_array_size(q->rounds) - 1))) < 0)
+			return r == -EBADMSG ? 2 : 3;
 	}
 	doc = outcome(q, cmp_doc, judged, stopped, budget);
 	if (doc && earlier) {
