@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+/*
+ * State files a long loop reads back (options.json, bisect's line.json,
+ * qualify's round.json), each through the reader the command uses: the
+ * first byte picks the file, the rest is its text in a scratch directory.
+ */
+#include "fuzz.h"
+#include "analysis/qualify.h"
+#include "engine/bisect_line.h"
+#include "engine/bisect_loop.h"
+#include "engine/statedir.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/fsagent-fuzz-state-XXXXXX";
+
+static int put(const char *name, const uint8_t *data, size_t size)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, data, size) != (ssize_t)size)
+		abort();
+	close(fd);
+	return 0;
+}
+
+static void options(const uint8_t *data, size_t size)
+{
+	double budget = 3000, alpha = 0.01, runs = 10;
+	struct statedir_option o[] = {
+		{ "budget", &budget, false, true, true, true },
+		{ "alpha", &alpha, true, false, false, false },
+		{ "max_runs", &runs, false, true, false, true },
+	};
+
+	put("options.json", data, size);
+	if (statedir_options(dir, "fsagent fuzz", o, 3) == 0 && (budget < 0 || runs <= 0))
+		abort(); /* read back: never a count below its floor */
+}
+
+static void line(const uint8_t *data, size_t size)
+{
+	struct bisect_run in = { .dir = dir };
+	json_t *doc = NULL;
+
+	put("line.json", data, size);
+	if (bisect_line_setup(&in, &doc) == 0 && !json_is_array(json_object_get(doc, "commits")))
+		abort();
+	json_decref(doc);
+}
+
+static void round_json(const uint8_t *data, size_t size)
+{
+	json_t *rj = json_loadb((const char *)data, size, 0, NULL);
+	FILE *null = fopen("/dev/null", "we");
+
+	if (json_is_object(rj) && null)
+		qualify_round_text(rj, null);
+	if (null)
+		fclose(null);
+	json_decref(rj);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (dir[sizeof(dir) - 2] == 'X') {
+		if (!mkdtemp(dir))
+			abort();
+		/* the readers say why they refuse: not the point here */
+		log_setup(open("/dev/null", O_WRONLY | O_CLOEXEC), LOG_LVL_ERR);
+	}
+	if (!size)
+		return 0;
+	switch (data[0] % 3) {
+	case 0: options(data + 1, size - 1); break;
+	case 1: line(data + 1, size - 1); break;
+	default: round_json(data + 1, size - 1); break;
+	}
+	return 0;
+}
