@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
  * State files a long loop reads back (options.json, bisect's line.json,
- * qualify's round.json), each through the reader the command uses: the
- * first byte picks the file, the rest is its text in a scratch directory.
+ * qualify's round.json, the watch's track.json and track.jsonl), each
+ * through the reader the command uses: the first byte picks the file, the
+ * rest is its text in a scratch directory.
  */
 #include "fuzz.h"
 #include "analysis/qualify.h"
 #include "engine/bisect_line.h"
 #include "engine/bisect_loop.h"
 #include "engine/statedir.h"
+#include "engine/track.h"
+#include "engine/track_loop.h"
 #include "util/log.h"
+#include "util/strv.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -68,6 +72,32 @@ static void round_json(const uint8_t *data, size_t size)
 	json_decref(rj);
 }
 
+/* track.json alone (which: 0), or a good one and track.jsonl replayed (1) */
+static void track(const uint8_t *data, size_t size, int which)
+{
+	static const char good[] = "{\"tree\": \"/src/linux\", \"seed\": 1, \"follow\": {\"tags\": \"v6.1.*\", "
+				   "\"branch\": null}, \"start\": {\"name\": \"v6.1.1\", \"sha\": "
+				   "\"bfd8f0cfdf420ecaf2e3a36f0c203efd1414bc4f\"}}\n";
+	struct track_run in = { .dir = dir };
+	struct track_state s = { .in = &in };
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/track.jsonl", dir);
+	unlink(path);
+	if (which == 0) {
+		put("track.json", data, size);
+		track_setup(&s);
+	} else {
+		put("track.json", (const uint8_t *)good, sizeof(good) - 1);
+		put("track.jsonl", data, size);
+		if (track_setup(&s) == 0 && (s.revs = json_array()))
+			track_replay(&s);
+	}
+	json_decref(s.track);
+	json_decref(s.revs);
+	strv_free(s.skipped_tags);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (dir[sizeof(dir) - 2] == 'X') {
@@ -78,10 +108,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!size)
 		return 0;
-	switch (data[0] % 3) {
+	switch (data[0] % 5) {
 	case 0: options(data + 1, size - 1); break;
 	case 1: line(data + 1, size - 1); break;
-	default: round_json(data + 1, size - 1); break;
+	case 2: round_json(data + 1, size - 1); break;
+	default: track(data + 1, size - 1, data[0] % 5 - 3); break;
 	}
 	return 0;
 }
