@@ -7,16 +7,19 @@
 #include "log.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <string.h>
 #include <time.h>
 
 static int log_fd = STDERR_FILENO;
 static enum log_level log_max = LOG_LVL_INFO;
+static bool log_uptime; /* the guest's console: lines stamped like the kernel's; a host's terminal: not */
 
 void log_setup(int fd, enum log_level max_level)
 {
 	log_fd = fd;
 	log_max = max_level;
+	log_uptime = true;
 }
 
 enum log_level log_get_max_level(void)
@@ -45,8 +48,9 @@ void log_msg(enum log_level lvl, const char *fmt, ...)
 	if (lvl > log_max)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	n = snprintf(line, sizeof(line), "[%5ld.%03ld] fsagent: %s", (long)ts.tv_sec, ts.tv_nsec / 1000000,
-		     prefix[lvl]);
+	n = log_uptime ? snprintf(line, sizeof(line), "[%5ld.%03ld] fsagent: %s", (long)ts.tv_sec, ts.tv_nsec / 1000000,
+				  prefix[lvl])
+		       : snprintf(line, sizeof(line), "fsagent: %s", prefix[lvl]);
 	va_start(ap, fmt);
 	n += vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
 	va_end(ap);

@@ -12,7 +12,11 @@
 
 enum log_level { LOG_LVL_ERR, LOG_LVL_WARN, LOG_LVL_INFO, LOG_LVL_DEBUG, LOG_LVL_MAX };
 
-/* Send messages to fd (not owned) and drop those above max_level. */
+/*
+ * Send messages to fd (not owned) and drop those above max_level; from then
+ * on lines carry the uptime, as the kernel's do on the guest's console
+ * ("[  47.439] fsagent: ..."). Without it (a host's command): "fsagent: ...".
+ */
 void log_setup(int fd, enum log_level max_level);
 enum log_level log_get_max_level(void);
 void log_msg(enum log_level lvl, const char *fmt, ...) _printf_(2, 3);
