@@ -480,7 +480,7 @@ static int recover(struct state *s)
 		r = rec ? append(s, rec) : -ENOMEM;
 		json_decref(rec);
 		if (r == 0)
-			printf("recovered %u runs of an interrupted probe (%s)\n", runs, pdir);
+			printf("recovered %u run%s of an interrupted probe (%s)\n", runs, runs == 1 ? "" : "s", pdir);
 	} else {
 		/* nothing finished there: set aside, the number reused */
 		r = statedir_set_aside(pdir);
@@ -585,10 +585,11 @@ int bisect_loop(struct bisect_run *in)
 	if (r == 0)
 		take_ends(&s);
 	if (r == 0 && (r = replay(&s)) == 0 && (r = recover(&s)) == 0) {
-		printf("bisect %s %s: %zu commits after the good end, %lu runs so far\n",
+		printf("bisect %s %s: %zu commit%s after the good end, %lu run%s so far\n",
 		       json_string_value(json_object_get(s.line, "config")),
 		       json_string_value(json_array_get(json_object_get(s.line, "tests"), 0)),
-		       json_array_size(s.commits) - 1, s.runs);
+		       json_array_size(s.commits) - 1, json_array_size(s.commits) == 2 ? "" : "s", s.runs,
+		       s.runs == 1 ? "" : "s");
 		fflush(stdout);
 		rc = loop(&s);
 	} else {
