@@ -27,7 +27,7 @@ static int cmd_init(int argc, char **argv)
 	if (getpid() != 1 && argc >= 2 && (streq(argv[1], "--help") || streq(argv[1], "-h"))) {
 		printf("usage: fsagent init (as PID 1: the kernel's init= or rdinit=)\n"
 		       "Boots the test VM: mounts, modules and devices, finds the results disk, then runs\n"
-		       "its plan (README: \"As the VM's init\"). As PID 1 it boots whatever its arguments,\n"
+		       "its plan (docs/boot.md). As PID 1 it boots whatever its arguments,\n"
 		       "and never exits.\n");
 		return 0;
 	}
