@@ -166,9 +166,15 @@ $(BUILD)/host/tools/%: tests/host/%.c | $(BUILD)/.packages-build
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) -o $@ $< -lext2fs -lcom_err
 
-host-tools: $(BUILD)/host/tools/mkhostile $(BUILD)/plain/host/fsagent
+host-tools: $(BUILD)/host/tools/mkhostile $(BUILD)/plain/host/fsagent $(BUILD)/plain/host/replay/fuzz-patch
 # the host binary without sanitizers, for valgrind: what happens inside libjansson is invisible to ASan
 $(BUILD)/plain/host/fsagent: FORCE
+	$(Q)$(MAKE) -s SANITIZE= BUILD=$(BUILD)/plain CFLAGS='$(CFLAGS)' $@
+# a fuzz target's harness with a main that replays its inputs (tests/fuzz/replay.c), plain for valgrind too
+$(BUILD)/host/replay/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(HOST_LIB_OBJS)
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $< tests/fuzz/replay.c $(HOST_LIB_OBJS) $(HOST_LIBS)
+$(BUILD)/plain/host/replay/%: FORCE
 	$(Q)$(MAKE) -s SANITIZE= BUILD=$(BUILD)/plain CFLAGS='$(CFLAGS)' $@
 # the bisection simulation links the analysis layer, optimised, without sanitizers: it runs 20,000 bisections
 $(BUILD)/host/tools/bisect-sim: tests/host/bisect-sim.c agent/src/analysis/bisect.c agent/src/analysis/bisect.h | $(BUILD)/.packages-build
