@@ -20,7 +20,7 @@ static char *pump(const char *text, size_t head, size_t tail, long long *cut)
 	fputs(text, in);
 	fflush(in);
 	rewind(in);
-	*cut = logcap_pump(fileno(in), fileno(out), head, tail);
+	*cut = logcap_pump(fileno(in), fileno(out), head, tail, NULL);
 	rewind(out);
 	n = fread(got, 1, sizeof(got) - 1, out);
 	got[n] = '\0';
@@ -61,11 +61,47 @@ static void test_middle_cut_and_named(void **state)
 	assert_int_equal(cut, 995);
 }
 
+static void test_progress_echoed(void **state)
+{
+	static const char text[] = "[  12.345] fsagent: plan: 3 tests to run\n"
+				   "[  12.900] fsagent: [1/3] xfs/4k generic/001: pass (0.3s)\n"
+				   "[2/3] xfs/4k generic/002 fail\r\n"
+				   "fsagent: [3/3] xfs/4k generic/003: pass (0.1s)\n"
+				   "[3] not progress\n[1/x] nor this\n[12/34]no space\n[4/4] cut off at the end";
+	FILE *in = tmpfile(), *out = tmpfile(), *echo = tmpfile();
+	char got[1024];
+	size_t n;
+
+	(void)state;
+	fputs(text, in);
+	fflush(in);
+	rewind(in);
+	assert_int_equal(logcap_pump(fileno(in), fileno(out), 1 << 20, 1 << 20,
+				     &(struct logcap_echo){ fileno(echo), "round 0 candidate: " }),
+			 0);
+	rewind(echo);
+	n = fread(got, 1, sizeof(got) - 1, echo);
+	got[n] = '\0';
+	assert_string_equal(got, "round 0 candidate: [1/3] xfs/4k generic/001: pass (0.3s)\n"
+				 "round 0 candidate: [2/3] xfs/4k generic/002 fail\n"
+				 "round 0 candidate: [3/3] xfs/4k generic/003: pass (0.1s)\n");
+	/* the log has everything */
+	rewind(out);
+	n = fread(got, 1, sizeof(got) - 1, out);
+	assert_int_equal(n, sizeof(text) - 1);
+	fclose(in);
+	fclose(out);
+	fclose(echo);
+	assert_null(logcap_progress("[1/2]", 5));
+	assert_null(logcap_progress("[ 1.0] fsagent: x", 17));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_small_kept_whole),
 		cmocka_unit_test(test_middle_cut_and_named),
+		cmocka_unit_test(test_progress_echoed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -152,16 +152,18 @@ static int start_pump(struct job *j)
 		return -errno;
 	j->pump = fork();
 	if (j->pump == 0) {
-		int null = open("/dev/null", O_WRONLY);
+		int null = open("/dev/null", O_WRONLY), echo = j->echo ? fcntl(STDOUT_FILENO, F_DUPFD, 10) : -1;
 
 		prctl(PR_SET_NAME, "fsagent-log");
 		signal(SIGINT, SIG_IGN);
 		signal(SIGTERM, SIG_IGN);
 		signal(SIGHUP, SIG_IGN);
-		if (null < 0 || dup2(fds[0], 0) < 0 || dup2(j->log_fd, 1) < 0 || dup2(null, 2) < 0)
+		if (null < 0 || dup2(fds[0], 0) < 0 || dup2(j->log_fd, 1) < 0 || dup2(null, 2) < 0 ||
+		    (echo >= 0 && dup2(echo, 3) < 0))
 			_exit(1);
-		close_range(3, ~0U, 0);
-		_exit(logcap_pump(0, 1, LOGCAP_HEAD, LOGCAP_TAIL) < 0);
+		close_range(echo >= 0 ? 4 : 3, ~0U, 0);
+		_exit(logcap_pump(0, 1, LOGCAP_HEAD, LOGCAP_TAIL,
+				  echo >= 0 ? &(struct logcap_echo){ 3, j->echo } : NULL) < 0);
 	}
 	r = j->pump < 0 ? -errno : fds[1];
 	close(fds[0]);

@@ -14,8 +14,9 @@
 
 struct job {
 	struct proc p;
-	int log_fd; /* -1: the job's output is fsagent's */
-	pid_t pump; /* the process that writes its output into the log, capped (util/logcap.h) */
+	int log_fd;	  /* -1: the job's output is fsagent's */
+	pid_t pump;	  /* the process that writes its output into the log, capped (util/logcap.h) */
+	const char *echo; /* set before job_start: its progress lines also on fsagent's stdout, after this */
 	bool started;
 };
 

@@ -61,7 +61,7 @@ struct side_job {
 
 static int start_side(struct qualify_run *q, unsigned k, unsigned s, struct side_job *j)
 {
-	char path[PATH_MAX], res[PATH_MAX], plan[PATH_MAX], kbuf[16];
+	char path[PATH_MAX], res[PATH_MAX], plan[PATH_MAX], kbuf[16], echo[64];
 	int r;
 
 	if ((r = fileio_pathf(res, "%s/results", j->dir)) < 0)
@@ -84,6 +84,9 @@ static int start_side(struct qualify_run *q, unsigned k, unsigned s, struct side
 		    (q->kernel[s] && asprintf(&e_kernel, "FSAGENT_QUALIFY_KERNEL=%s", q->kernel[s]) < 0))
 			return -ENOMEM;
 		env[0] = e_side, env[1] = e_round, env[2] = e_plan, env[3] = e_res, env[4] = e_kernel, env[5] = NULL;
+		/* the side's progress on the terminal too, not only in its log: a round can take hours */
+		snprintf(echo, sizeof(echo), "round %u %s: ", k, qualify_sides[s]);
+		j->job.echo = echo;
 		return job_start(&j->job, q->runner, env, path, true);
 	}
 }

@@ -25,8 +25,76 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-long long logcap_pump(int in, int out, size_t head, size_t tail)
+const char *logcap_progress(const char *line, size_t len)
 {
+	const char *p = line, *end = line + len, *q;
+
+	/* a kernel-style stamp, then fsagent's name: "[  725.904] fsagent: " */
+	if (p < end && *p == '[' && (q = memchr(p, ']', (size_t)(end - p))) && q + 1 < end && q[1] == ' ' &&
+	    strspn(p + 1, " 0123456789.") == (size_t)(q - p - 1))
+		p = q + 2;
+	if ((size_t)(end - p) >= 9 && !memcmp(p, "fsagent: ", 9))
+		p += 9;
+	/* "[K/N] " */
+	q = p;
+	if (q >= end || *q++ != '[')
+		return NULL;
+	if (q >= end || *q < '0' || *q > '9')
+		return NULL;
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	if (q >= end || *q++ != '/' || q >= end || *q < '0' || *q > '9')
+		return NULL;
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	return q + 1 < end && q[0] == ']' && q[1] == ' ' ? p : NULL;
+}
+
+/* A line of output: echoed when it is progress (the line without its newline). */
+static void echo_line(const struct logcap_echo *echo, const char *line, size_t len)
+{
+	const char *p;
+	char out[640];
+	int n;
+
+	while (len && line[len - 1] == '\r')
+		len--;
+	p = logcap_progress(line, len);
+	if (!p)
+		return;
+	n = snprintf(out, sizeof(out), "%s%.*s\n", echo->prefix, (int)(line + len - p), p);
+	if (n > 0 && (size_t)n < sizeof(out))
+		(void)!write(echo->fd, out, (size_t)n);
+}
+
+/* Data of the output through the echo's line buffer. */
+static void echo_data(const struct logcap_echo *echo, char *line, size_t *llen, const char *buf, size_t n)
+{
+	size_t off = 0;
+
+	while (off < n) {
+		const char *nl = memchr(buf + off, '\n', n - off);
+		size_t end = nl ? (size_t)(nl - buf) : n, take = end - off;
+
+		/* a line longer than the buffer is no progress line: *llen past the buffer marks it */
+		if (*llen + take < 512)
+			memcpy(line + *llen, buf + off, take);
+		*llen += take;
+		if (nl) {
+			if (*llen < 512)
+				echo_line(echo, line, *llen);
+			*llen = 0;
+			off = end + 1;
+		} else {
+			off = n;
+		}
+	}
+}
+
+long long logcap_pump(int in, int out, size_t head, size_t tail, const struct logcap_echo *echo)
+{
+	char line[512];
+	size_t llen = 0;
 	char buf[65536], *ring = NULL;
 	size_t rpos = 0, rlen = 0; /* the ring's next write and how much it holds */
 	long long cut = 0;
@@ -44,6 +112,8 @@ long long logcap_pump(int in, int out, size_t head, size_t tail)
 		}
 		if (n == 0)
 			break;
+		if (echo)
+			echo_data(echo, line, &llen, buf, (size_t)n);
 		k = (size_t)n < head ? (size_t)n : head;
 		if (k && (r = write_all(out, buf, k)) < 0)
 			break;

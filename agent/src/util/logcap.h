@@ -15,8 +15,23 @@
 #define LOGCAP_TAIL ((size_t)32 << 20)
 
 /*
- * Copy in to out until in's end, keeping head bytes and tail bytes as
- * above. Returns the number of bytes cut (0: the log holds everything), or
- * -errno (a failed read or write; what was written stays).
+ * Progress shown while a long job runs: each line of its output that is a
+ * progress line ("[12/105] xfs/4k generic/004 pass", fsagent run's and the
+ * launcher's, a "[  725.904] " stamp and "fsagent: " before it allowed) is
+ * also written to fd after prefix, whole or not at all.
  */
-long long logcap_pump(int in, int out, size_t head, size_t tail);
+struct logcap_echo {
+	int fd;
+	const char *prefix;
+};
+
+/*
+ * Copy in to out until in's end, keeping head bytes and tail bytes as
+ * above; progress lines echoed as echo says (NULL: none). Returns the
+ * number of bytes cut (0: the log holds everything), or -errno (a failed
+ * read or write; what was written stays).
+ */
+long long logcap_pump(int in, int out, size_t head, size_t tail, const struct logcap_echo *echo);
+
+/* The progress part of a line ("[12/105] ..."), or NULL when it is no progress line. */
+const char *logcap_progress(const char *line, size_t len);
