@@ -550,9 +550,19 @@ static int loop(struct state *s)
 		i = st.commit;
 		if (s->in->max_runs && st.runs > s->in->max_runs - s->runs)
 			st.runs = (unsigned)(s->in->max_runs - s->runs); /* a batch never passes --max-runs */
-		printf("%s: %.12s %s, %u run%s%s\n", st.phase, sha_of(s, i),
+		printf("%s: %.12s %s, %u run%s%s", st.phase, sha_of(s, i),
 		       json_string_value(json_object_get(json_array_get(s->commits, i), "subject")), st.runs,
 		       st.runs == 1 ? "" : "s", st.stop_at_fail ? " (to the first failure)" : "");
+		if (!strcmp(st.phase, "search") || !strcmp(st.phase, "confirm")) {
+			/* where the search stands: the commit most likely to be the culprit so far */
+			size_t lead = 1;
+
+			for (size_t k = 2; k < json_array_size(s->commits); k++)
+				if (bisect_posterior(s->b, k) > bisect_posterior(s->b, lead))
+					lead = k;
+			printf("; most likely so far: %.12s (%.2f)", sha_of(s, lead), bisect_posterior(s->b, lead));
+		}
+		putchar('\n');
 		fflush(stdout);
 		r = build(s, i, kdir);
 		if (r == 0)
