@@ -8,6 +8,8 @@
  */
 #pragma once
 
+#include "util/macro.h"
+
 #include <jansson.h>
 #include <stdbool.h>
 
@@ -22,6 +24,9 @@ struct track_state {
 	char **skipped_tags; /* tags that name no commit, warned of once */
 	const char *unsent;  /* the sha of the revision whose notification a stop may have cut off, or NULL */
 };
+
+/* A line of the watch's own on stdout, after the UTC time ("2026-12-06T19:10:01Z track: ..."), flushed. */
+void track_say(const char *fmt, ...) _printf_(1, 2);
 
 /* o's string at key, "" when none */
 const char *track_str(json_t *o, const char *key);

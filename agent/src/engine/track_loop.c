@@ -51,7 +51,7 @@ static int take_rev(struct track_state *s, json_t *rv)
 	}
 	text = track_summary(rv);
 	if (text) {
-		printf("track: %s", text);
+		track_say("%s", text);
 		fflush(stdout);
 		r = track_notify_done(s, rv, text);
 	}
@@ -110,7 +110,7 @@ static int soak(struct track_state *s, json_t *rv)
 				     ? ""
 				     : ": its qualification never saw it fail") < 0)
 			return -ENOMEM;
-		printf("track: %s", text);
+		track_say("%s", text);
 		fflush(stdout);
 		track_notify(s, rv, "soak finding", text);
 	}
@@ -160,7 +160,7 @@ static int send_unsent(struct track_state *s)
 
 	if (!text)
 		return 0;
-	printf("track: sending again the notification a stop cut off: %s", text);
+	track_say("sending again the notification a stop cut off: %s", text);
 	fflush(stdout);
 	return track_notify_done(s, rv, text);
 }

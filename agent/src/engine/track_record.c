@@ -15,9 +15,25 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+void track_say(const char *fmt, ...)
+{
+	time_t t = time(NULL);
+	char when[32];
+	va_list ap;
+
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	printf("%s track: ", when);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+}
 
 const char *track_str(json_t *o, const char *key)
 {

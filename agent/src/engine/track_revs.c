@@ -44,7 +44,7 @@ int track_seen(struct track_state *s, const char *name, const char *sha, bool st
 
 	slug(name, sl, sizeof(sl));
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	printf("track: %s %s (%.12s)\n", start ? "starting from" : "new revision", name, sha);
+	track_say("%s %s (%.12s)\n", start ? "starting from" : "new revision", name, sha);
 	fflush(stdout);
 	return track_append(s, json_pack("{s:s, s:s, s:s, s:s, s:s, s:b}", "event", "seen", "name", name, "sha", sha,
 					 "slug", sl, "time", when, "start", start));

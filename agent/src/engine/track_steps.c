@@ -43,7 +43,7 @@ int track_build(struct track_state *s, json_t *rv)
 	if ((r = fileio_pathf(kdir, "%s/kernel", track_str(rv, "dir"))) < 0 ||
 	    (r = fileio_pathf(log, "%s/build.log", track_str(rv, "dir"))) < 0)
 		return r;
-	printf("track: building %s (log: %s)\n", track_str(rv, "name"), log);
+	track_say("building %s (log: %s)\n", track_str(rv, "name"), log);
 	fflush(stdout);
 	r = build_commit(s->in->build, s->in->tree, track_str(rv, "sha"), kdir, log, (unsigned)s->in->build_timeout,
 			 why, sizeof(why));
@@ -56,7 +56,7 @@ int track_build(struct track_state *s, json_t *rv)
 	if (r == 0)
 		return track_append(s, json_pack("{s:s, s:s, s:f}", "event", "built", "sha", track_str(rv, "sha"),
 						 "seconds", utctime_monotonic() - t0));
-	printf("track: cannot build %s: %s\n", track_str(rv, "name"), why);
+	track_say("cannot build %s: %s\n", track_str(rv, "name"), why);
 	return track_append(s, json_pack("{s:s, s:s, s:s+, s:f}", "event", "unbuildable", "sha", track_str(rv, "sha"),
 					 "why", "cannot build: ", why, "seconds", utctime_monotonic() - t0));
 }
@@ -210,7 +210,7 @@ int track_qualify(struct track_state *s, json_t *rv, json_t *base)
 	}
 	q.prior = h.v;
 	q.nprior = h.n;
-	printf("track: qualifying %s against %s (%s)\n", track_str(rv, "name"), track_str(base, "name"), qdir);
+	track_say("qualifying %s against %s (%s)\n", track_str(rv, "name"), track_str(base, "name"), qdir);
 	fflush(stdout);
 	q.dir = qdir;
 	q.kernel[0] = kb;
@@ -280,8 +280,8 @@ int track_bisect(struct track_state *s, json_t *rv)
 				return r;
 			continue;
 		}
-		printf("track: bisecting %s %s between %s and %s (%s)\n", track_str(g, "config"), track_str(g, "test"),
-		       track_str(rv, "baseline"), track_str(rv, "name"), bdir);
+		track_say("bisecting %s %s between %s and %s (%s)\n", track_str(g, "config"), track_str(g, "test"),
+			  track_str(rv, "baseline"), track_str(rv, "name"), bdir);
 		fflush(stdout);
 		br.dir = bdir;
 		bisect_opts_default(&br.o);
@@ -375,8 +375,8 @@ int track_soak(struct track_state *s, json_t *rv)
 		    (r = fileio_write_atomic(plan, p, (size_t)n)) < 0)
 			return r;
 	}
-	printf("track: soaking %s, boot %s (seed %llu, log: %s)\n", track_str(rv, "name"), nb, (unsigned long long)seed,
-	       log);
+	track_say("soaking %s, boot %s (seed %llu, log: %s)\n", track_str(rv, "name"), nb, (unsigned long long)seed,
+		  log);
 	fflush(stdout);
 	if (asprintf(&e_side, "FSAGENT_QUALIFY_SIDE=soak") < 0 ||
 	    asprintf(&e_round, "FSAGENT_QUALIFY_ROUND=%s", nb) < 0 ||
