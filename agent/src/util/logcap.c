@@ -3,27 +3,13 @@
  * Head and tail of a stream kept, the middle cut and named (see logcap.h).
  */
 #include "util/logcap.h"
+#include "util/fileio.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 const char *logcap_progress(const char *line, size_t len)
 {
@@ -115,7 +101,7 @@ long long logcap_pump(int in, int out, size_t head, size_t tail, const struct lo
 		if (echo)
 			echo_data(echo, line, &llen, buf, (size_t)n);
 		k = (size_t)n < head ? (size_t)n : head;
-		if (k && (r = write_all(out, buf, k)) < 0)
+		if (k && (r = fileio_write_all(out, buf, k)) < 0)
 			break;
 		head -= k;
 		if (k == (size_t)n)
@@ -151,16 +137,16 @@ long long logcap_pump(int in, int out, size_t head, size_t tail, const struct lo
 			said, sizeof(said),
 			"\n[fsagent: %lld bytes of output cut here: the log keeps its first and its last bytes]\n",
 			cut);
-		int w = write_all(out, said, (size_t)len);
+		int w = fileio_write_all(out, said, (size_t)len);
 
 		r = r < 0 ? r : w;
 	}
 	if (rlen) {
 		size_t start = (rpos + tail - rlen) % tail, first = tail - start < rlen ? tail - start : rlen;
-		int w = write_all(out, ring + start, first);
+		int w = fileio_write_all(out, ring + start, first);
 
 		if (w == 0 && rlen > first)
-			w = write_all(out, ring, rlen - first);
+			w = fileio_write_all(out, ring, rlen - first);
 		r = r < 0 ? r : w;
 	}
 	free(ring);
