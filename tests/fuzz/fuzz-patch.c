@@ -54,15 +54,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct coverage_diff_opts o = { .name = "fuzz\n.diff",
 						.result_side = k & 1,
 						.rebase = k & 2 ? p : NULL };
-		json_t *res = coverage_diff(c, p, &o);
+		struct coverage_diff *cd;
 
-		if (res) {
-			coverage_diff_text(res, null);
-			coverage_diff_html(res, null);
-			coverage_diff_plan(res, null);
-			coverage_diff_list(res, null);
+		if (coverage_diff(c, p, &o, &cd) == 0) {
+			coverage_diff_text(cd->summary, null);
+			coverage_diff_html(cd, null);
+			coverage_diff_json(cd, null);
+			coverage_diff_plan(cd->summary, null);
+			coverage_diff_list(cd->summary, null);
 		}
-		json_decref(res);
+		coverage_diff_free(cd);
 	}
 	if (null)
 		fclose(null);

@@ -38,8 +38,7 @@ static long lookup(const struct strmap *m, const char *file, uint32_t line)
 	return strmap_get(m, key);
 }
 
-/* Text from the diff or the coverage data as JSON: bytes that are not UTF-8 become '?'. NULL on no memory. */
-static json_t *text_json(const char *s, size_t len)
+json_t *coverage_text_json(const char *s, size_t len)
 {
 	json_t *j = json_stringn(s, len);
 	char *copy;
@@ -59,7 +58,7 @@ static json_t *text_json(const char *s, size_t len)
 
 static json_t *str_json(const char *s)
 {
-	return text_json(s, strlen(s));
+	return coverage_text_json(s, strlen(s));
 }
 
 struct diff_state {
@@ -73,6 +72,11 @@ struct diff_state {
 	unsigned code, hit, unmapped;
 	json_t *unreached; /* [{file, function, lines}] */
 };
+
+const char *coverage_diff_function(const struct coverage *c, const struct coverage_diff_line *dl)
+{
+	return dl->code < 0 || c->code_fn[dl->code] == COVERAGE_NO_FN ? "" : c->fns.keys[c->code_fn[dl->code]];
+}
 
 static int add_reached(struct diff_state *d, uint32_t id)
 {
@@ -107,36 +111,33 @@ static int add_unreached(struct diff_state *d, const char *path, const char *fn,
 }
 
 /*
- * Judge the coverage kernel's line at of file: code or not, reached by
- * which tests; sets the line's JSON and the tallies. path: the diff's.
+ * Judge the coverage kernel's line at of file for a changed line: code or
+ * not, reached or not (into *dl); the tallies. path: the diff's.
  */
-static int judge(struct diff_state *d, json_t *jl, const char *file, const char *path, uint32_t side_no, uint32_t at)
+static int judge(struct diff_state *d, struct coverage_diff_line *dl, const char *file, const char *path,
+		 uint32_t side_no, uint32_t at)
 {
 	struct coverage *c = d->c;
 	long code = lookup(&c->code, file, at), id;
-	json_t *tests;
-	const char *fn;
+	bool hit = false;
 
+	dl->at = at;
 	if (code < 0)
-		return json_object_set_new(jl, "code", json_false()) < 0 ? -ENOMEM : 0;
-	fn = c->code_fn[code] == COVERAGE_NO_FN ? "" : c->fns.keys[c->code_fn[code]];
-	tests = json_array();
-	if (json_object_set_new(jl, "code", json_true()) < 0 || json_object_set_new(jl, "function", str_json(fn)) < 0 ||
-	    json_object_set_new(jl, "tests", tests) < 0)
-		return -ENOMEM;
+		return 0;
+	dl->code = (int32_t)code;
 	d->code++;
 	id = lookup(&c->lines, file, at);
+	dl->id = (int32_t)id;
 	for (size_t i = 0; id >= 0 && i < c->nt; i++)
 		if (coverage_test_reached(&c->t[i], (uint32_t)id)) {
-			if (json_array_append_new(tests, str_json(c->t[i].name)) < 0)
-				return -ENOMEM;
 			d->hits[i]++;
+			hit = true;
 		}
-	if (json_array_size(tests)) {
+	if (hit) {
 		d->hit++;
 		return add_reached(d, (uint32_t)id);
 	}
-	return add_unreached(d, path, fn, side_no);
+	return add_unreached(d, path, coverage_diff_function(c, dl), side_no);
 }
 
 /*
@@ -164,48 +165,32 @@ static size_t block_end(const struct patch_file *f, const struct patch_hunk *h, 
 	return i;
 }
 
-/* A hunk's entry in hunks, its lines array in *ret. Returns 0 or -ENOMEM. */
-static int hunk_json(json_t *hunks, const struct patch_hunk *h, json_t **ret)
-{
-	json_t *jh = json_pack("{s:I, s:I, s:I, s:I, s:o, s:[]}", "old_start", (json_int_t)h->old_start, "old_len",
-			       (json_int_t)h->old_len, "new_start", (json_int_t)h->new_start, "new_len",
-			       (json_int_t)h->new_len, "section", str_json(h->section), "lines");
-
-	if (!jh || json_array_append_new(hunks, jh) < 0)
-		return -ENOMEM;
-	*ret = json_object_get(jh, "lines");
-	return 0;
-}
-
-/* One changed file's hunks, judged line by line; its entry's counts. */
-static int diff_file(struct diff_state *d, const struct patch_file *f, const char *path, const char *file, json_t *jf)
+/* One changed file's hunks, judged line by line into df; its counts. */
+static int diff_file(struct diff_state *d, const struct patch_file *f, const char *path, const char *file,
+		     struct coverage_diff_file *df)
 {
 	const struct patch_file *rf = d->o->rebase ? patch_find(d->o->rebase, path) : NULL;
 	const bool res = d->o->result_side;
 	const char mine = res ? '+' : '-';
-	json_t *hunks = json_array();
 	unsigned code0 = d->code, hit0 = d->hit, unmapped0 = d->unmapped;
-	int r = json_object_set_new(jf, "hunks", hunks) < 0 ? -ENOMEM : 0;
+	int r = 0;
 
+	df->lines = calloc(f->nlines ? f->nlines : 1, sizeof(*df->lines));
+	if (!df->lines)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->nlines; i++)
+		df->lines[i] = (struct coverage_diff_line){ .id = -1, .code = -1 };
 	for (size_t k = 0; r >= 0 && k < f->nhunks; k++) {
 		const struct patch_hunk *h = &f->hunks[k];
-		json_t *lines = NULL;
 		uint32_t last_side = (res ? h->new_start : h->old_start) - 1; /* this side's line before */
 		size_t end = h->first; /* the current run of changed lines ends here */
 		bool mixed = false;    /* ... and has a line on this side */
 
-		r = hunk_json(hunks, h, &lines);
 		for (size_t i = h->first; r >= 0 && i < h->first + h->n; i++) {
 			const struct patch_line *l = &f->lines[i];
+			struct coverage_diff_line *dl = &df->lines[i];
 			uint32_t side_no = res ? l->new_no : l->old_no, at;
-			json_t *jl =
-				json_pack("{s:s#, s:I, s:I, s:o}", "kind", &l->kind, 1, "old", (json_int_t)l->old_no,
-					  "new", (json_int_t)l->new_no, "text", text_json(l->text, l->len));
 
-			if (!jl || json_array_append_new(lines, jl) < 0) {
-				r = -ENOMEM;
-				break;
-			}
 			if (l->kind == ' ') {
 				last_side = side_no;
 				continue;
@@ -224,29 +209,24 @@ static int diff_file(struct diff_state *d, const struct patch_file *f, const cha
 					continue;
 				next = rf ? patch_map(rf, last_side + 1, true) : last_side + 1;
 				at = next ? code_after(d->c, file, next) : 0;
-				if (at && json_object_set_new(jl, "judged_by", json_integer(at)) < 0)
-					r = -ENOMEM;
-				else if (at)
-					r = judge(d, jl, file, path, last_side + 1, at);
+				dl->judged_by = at != 0;
+				if (at)
+					r = judge(d, dl, file, path, last_side + 1, at);
 				continue;
 			}
 			last_side = side_no;
 			at = rf ? patch_map(rf, side_no, true) : side_no;
 			if (!at) {
 				d->unmapped++;
-				r = json_object_set_new(jl, "unmapped", json_true()) < 0 ? -ENOMEM : 0;
+				dl->unmapped = true;
 				continue;
 			}
-			if (json_object_set_new(jl, "at", json_integer(at)) < 0)
-				r = -ENOMEM;
-			else
-				r = judge(d, jl, file, path, side_no, at);
+			r = judge(d, dl, file, path, side_no, at);
 		}
 	}
-	if (r >= 0 && (json_object_set_new(jf, "lines_code", json_integer(d->code - code0)) < 0 ||
-		       json_object_set_new(jf, "lines_reached", json_integer(d->hit - hit0)) < 0 ||
-		       json_object_set_new(jf, "lines_unmapped", json_integer(d->unmapped - unmapped0)) < 0))
-		r = -ENOMEM;
+	df->code = d->code - code0;
+	df->hit = d->hit - hit0;
+	df->unmapped = d->unmapped - unmapped0;
 	return r;
 }
 
@@ -334,59 +314,80 @@ out:
 	return r;
 }
 
-json_t *coverage_diff(struct coverage *c, const struct patch *p, const struct coverage_diff_opts *o)
+int coverage_diff(struct coverage *c, const struct patch *p, const struct coverage_diff_opts *o,
+		  struct coverage_diff **ret)
 {
 	struct diff_state d = { .c = c, .o = o, .unreached = json_array() };
-	json_t *res = NULL, *files = json_array(), *absent = json_array();
-	int r = 0;
+	struct coverage_diff *cd = calloc(1, sizeof(*cd));
+	json_t *res = NULL, *absent = json_array();
+	int r = -ENOMEM;
 
+	*ret = NULL;
 	coverage_settle(c);
 	d.hits = calloc(c->nt ? c->nt : 1, sizeof(*d.hits));
 	d.is_reached = calloc(c->lines.n ? c->lines.n : 1, 1);
-	if (!d.hits || !d.is_reached || !d.unreached || !files || !absent)
+	if (!cd || !d.hits || !d.is_reached || !d.unreached || !absent)
 		goto out;
+	cd->c = c;
+	cd->p = p;
+	cd->files = calloc(p->nfiles ? p->nfiles : 1, sizeof(*cd->files));
+	if (!cd->files)
+		goto out;
+	cd->nfiles = p->nfiles;
+	r = 0;
 	for (size_t i = 0; r >= 0 && i < p->nfiles; i++) {
 		const struct patch_file *f = &p->files[i];
+		struct coverage_diff_file *df = &cd->files[i];
 		const char *path = o->result_side ? f->new_path : f->old_path,
 			   *shown = f->new_path ? f->new_path : f->old_path, *file = path ? gcov_file(c, path) : NULL;
-		json_t *jf = json_pack("{s:o}", "path", str_json(shown ?: ""));
 
-		if (!jf || json_array_append_new(files, jf) < 0) {
-			r = -ENOMEM;
-			break;
-		}
+		df->f = f;
+		df->path = shown ?: "";
 		if (f->binary || !path || !file) {
-			const char *status =
-				f->binary ? "binary"
-				: !path	  ? (o->result_side ? "deleted by the change" : "added by the change")
-					  : why_absent(path);
-
-			if (json_object_set_new(jf, "status", json_string(status)) < 0 ||
-			    json_array_append_new(
-				    absent, json_pack("{s:o, s:s}", "path", str_json(shown ?: ""), "why", status)) < 0)
+			df->status = f->binary ? "binary"
+				     : !path   ? (o->result_side ? "deleted by the change" : "added by the change")
+					       : why_absent(path);
+			if (json_array_append_new(
+				    absent, json_pack("{s:o, s:s}", "path", str_json(df->path), "why", df->status)) < 0)
 				r = -ENOMEM;
 			continue;
 		}
-		r = json_object_set_new(jf, "status", json_string("profiled")) < 0 ? -ENOMEM
-										   : diff_file(&d, f, path, file, jf);
+		df->status = "profiled";
+		r = diff_file(&d, f, path, file, df);
 	}
-	res = json_pack("{s:s, s:o, s:s, s:b, s:o, s:o, s:o}", "schema", COVERAGE_DIFF_SCHEMA, "diff",
+	res = json_pack("{s:s, s:o, s:s, s:b, s:o, s:o}", "schema", COVERAGE_DIFF_SCHEMA, "diff",
 			str_json(o->name ? o->name : ""), "side", o->result_side ? "result" : "base", "rebased",
-			o->rebase != NULL, "files", files, "not_covered_files", absent, "unreached", d.unreached);
-	files = absent = d.unreached = NULL;
+			o->rebase != NULL, "not_covered_files", absent, "unreached", d.unreached);
+	absent = d.unreached = NULL;
 	if (!res || r < 0 || rank_and_group(&d, res) < 0 ||
 	    json_object_set_new(res, "lines_code", json_integer(d.code)) < 0 ||
 	    json_object_set_new(res, "lines_reached", json_integer(d.hit)) < 0 ||
 	    json_object_set_new(res, "lines_unmapped", json_integer(d.unmapped)) < 0) {
-		json_decref(res);
-		res = NULL;
+		r = -ENOMEM;
+		goto out;
 	}
+	cd->summary = res;
+	res = NULL;
+	*ret = cd;
+	cd = NULL;
 out:
-	json_decref(files);
+	json_decref(res);
 	json_decref(absent);
 	json_decref(d.unreached);
 	free(d.hits);
 	free(d.is_reached);
 	free(d.reached);
-	return res;
+	coverage_diff_free(cd);
+	return r;
+}
+
+void coverage_diff_free(struct coverage_diff *cd)
+{
+	if (!cd)
+		return;
+	for (size_t i = 0; cd->files && i < cd->nfiles; i++)
+		free(cd->files[i].lines);
+	free(cd->files);
+	json_decref(cd->summary);
+	free(cd);
 }

@@ -32,20 +32,62 @@ struct coverage_diff_opts {
 	bool by_time;		    /* rank and group by lines per second */
 };
 
-/*
- * The change against the coverage: every changed file's status
- * ("profiled", "not profiled", "not in the coverage data", "not on this
- * side", "binary"), every hunk's lines marked code or not and reached by
- * which tests, the tests ranked by changed lines reached, the smallest
- * (or fastest) group reaching every reached line, and the lines of code
- * no test reaches, by file and function. NULL on no memory.
- */
-json_t *coverage_diff(struct coverage *c, const struct patch *p, const struct coverage_diff_opts *o);
+/* How one line of a hunk was judged (context lines, and lines of the other side that a block of this side's covers, are
+ * not). */
+struct coverage_diff_line {
+	uint32_t at;	/* the coverage kernel's line it is judged by, 0: none */
+	int32_t code;	/* at's id among the lines of code (coverage.code), -1: not code (or not judged) */
+	int32_t id;	/* at's id among the lines some test reached (coverage.lines), -1: none did */
+	bool judged_by; /* a pure insertion, judged by the next line of code (at) */
+	bool unmapped;	/* not in the coverage kernel's source (rebase) */
+};
 
-void coverage_diff_text(json_t *res, FILE *out);
+struct coverage_diff_file {
+	const struct patch_file *f;
+	const char *path;   /* as shown: the new path, else the old */
+	const char *status; /* "profiled", "not profiled", "not in the coverage data", "not source", "binary", ... */
+	unsigned code, hit, unmapped;	  /* its changed lines of code, reached, not in the kernel's source */
+	struct coverage_diff_line *lines; /* by f->lines' index; NULL unless profiled */
+};
+
+struct coverage_diff {
+	/*
+	 * All but the files: schema, diff, side, rebased, not_covered_files,
+	 * unreached, tests, group, group_seconds, lines_code, lines_reached,
+	 * lines_unmapped; a caller may add keys (written first).
+	 */
+	json_t *summary;
+	const struct coverage *c;
+	const struct patch *p;
+	struct coverage_diff_file *files; /* by p->files' index */
+	size_t nfiles;
+};
+
+/*
+ * The change against the coverage: every changed file's status, every
+ * changed line judged (code or not, reached or not), the tests ranked by
+ * changed lines reached, the smallest (or fastest) group reaching every
+ * reached line, and the lines of code no test reaches, by file and
+ * function. c and p must outlive *ret. 0 or -ENOMEM.
+ */
+int coverage_diff(struct coverage *c, const struct patch *p, const struct coverage_diff_opts *o,
+		  struct coverage_diff **ret);
+void coverage_diff_free(struct coverage_diff *cd);
+/* The function a judged line of code is in, or "". */
+const char *coverage_diff_function(const struct coverage *c, const struct coverage_diff_line *dl);
+
+/* The summary (cd->summary) as text, a plan file (tests = ..., the group first), a test list ('#' comments). */
+void coverage_diff_text(json_t *summary, FILE *out);
+void coverage_diff_plan(json_t *summary, FILE *out);
+void coverage_diff_list(json_t *summary, FILE *out);
+/*
+ * The whole result as JSON, written as it goes (10^6 changed lines are
+ * never a tree in memory): the summary's keys, then files: [{path, status,
+ * lines_code, lines_reached, lines_unmapped, hunks: [{old_start, old_len,
+ * new_start, new_len, section, lines: [{kind, old, new, text, at |
+ * judged_by, code, function, tests, unmapped}]}]}], one line a line.
+ * 0 or -ENOMEM (the output is then cut short).
+ */
+int coverage_diff_json(const struct coverage_diff *cd, FILE *out);
 /* A self-contained page: the summary, the tests, the lines none reaches, each hunk's lines marked. */
-void coverage_diff_html(json_t *res, FILE *out);
-/* A plan file of the tests reaching the change (tests = ..., the group first). */
-void coverage_diff_plan(json_t *res, FILE *out);
-/* The same as a test list, one a line ('#' comments): check $(grep -v ^# FILE), fsagent-qualify's TEST... */
-void coverage_diff_list(json_t *res, FILE *out);
+int coverage_diff_html(const struct coverage_diff *cd, FILE *out);

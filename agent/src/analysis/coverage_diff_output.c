@@ -4,9 +4,11 @@
  * HTML page (see coverage_diff.h).
  */
 #include "analysis/coverage_diff.h"
+#include "analysis/coverage_internal.h"
 #include "util/macro.h"
 #include "util/markup.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,45 +30,45 @@ static void print_ranges(json_t *lines, FILE *out)
 	}
 }
 
-void coverage_diff_text(json_t *res, FILE *out)
+void coverage_diff_text(json_t *summary, FILE *out)
 {
 	json_t *e;
 	size_t i;
-	json_int_t code = json_integer_value(json_object_get(res, "lines_code")),
-		   hit = json_integer_value(json_object_get(res, "lines_reached"));
+	json_int_t code = json_integer_value(json_object_get(summary, "lines_code")),
+		   hit = json_integer_value(json_object_get(summary, "lines_reached"));
 
 	fprintf(out,
 		"coverage of %s (the coverage kernel as its %s): %lld changed lines of code, %lld reached by %zu "
 		"tests, %lld by none",
-		json_string_value(json_object_get(res, "diff")), json_string_value(json_object_get(res, "side")),
-		(long long)code, (long long)hit, json_array_size(json_object_get(res, "tests")),
-		(long long)(code - hit));
-	if (json_integer_value(json_object_get(res, "lines_unmapped")))
+		json_string_value(json_object_get(summary, "diff")),
+		json_string_value(json_object_get(summary, "side")), (long long)code, (long long)hit,
+		json_array_size(json_object_get(summary, "tests")), (long long)(code - hit));
+	if (json_integer_value(json_object_get(summary, "lines_unmapped")))
 		fprintf(out, ", %lld not in the coverage kernel's source",
-			(long long)json_integer_value(json_object_get(res, "lines_unmapped")));
+			(long long)json_integer_value(json_object_get(summary, "lines_unmapped")));
 	fputc('\n', out);
-	if (json_array_size(json_object_get(res, "tests")))
+	if (json_array_size(json_object_get(summary, "tests")))
 		fputs("tests reaching the change (changed lines of code reached, seconds):\n", out);
-	json_array_foreach(json_object_get(res, "tests"), i, e)
+	json_array_foreach(json_object_get(summary, "tests"), i, e)
 		fprintf(out, "  %-18s %5lld  %6.1f s\n", json_string_value(json_object_get(e, "test")),
 			(long long)json_integer_value(json_object_get(e, "lines")),
 			json_real_value(json_object_get(e, "seconds")));
-	if (json_array_size(json_object_get(res, "group"))) {
+	if (json_array_size(json_object_get(summary, "group"))) {
 		fputs("the group reaching every reached line:", out);
-		json_array_foreach(json_object_get(res, "group"), i, e)
+		json_array_foreach(json_object_get(summary, "group"), i, e)
 			fprintf(out, " %s", json_string_value(e));
-		fprintf(out, " (%.1f s)\n", json_real_value(json_object_get(res, "group_seconds")));
+		fprintf(out, " (%.1f s)\n", json_real_value(json_object_get(summary, "group_seconds")));
 	}
-	if (json_array_size(json_object_get(res, "unreached")))
+	if (json_array_size(json_object_get(summary, "unreached")))
 		fputs("changed lines of code no test reaches (new tests needed):\n", out);
-	json_array_foreach(json_object_get(res, "unreached"), i, e) {
+	json_array_foreach(json_object_get(summary, "unreached"), i, e) {
 		fprintf(out, "  %s %s(): line%s ", json_string_value(json_object_get(e, "file")),
 			json_string_value(json_object_get(e, "function")),
 			json_array_size(json_object_get(e, "lines")) > 1 ? "s" : "");
 		print_ranges(json_object_get(e, "lines"), out);
 		fputc('\n', out);
 	}
-	json_array_foreach(json_object_get(res, "not_covered_files"), i, e)
+	json_array_foreach(json_object_get(summary, "not_covered_files"), i, e)
 		fprintf(out, "  %s: %s\n", json_string_value(json_object_get(e, "path")),
 			json_string_value(json_object_get(e, "why")));
 }
@@ -135,18 +137,18 @@ static void put_line(const char *test, void *data)
 	fprintf(data, "%s\n", test);
 }
 
-void coverage_diff_plan(json_t *res, FILE *out)
+void coverage_diff_plan(json_t *summary, FILE *out)
 {
-	diff_header(res, out);
+	diff_header(summary, out);
 	fputs("tests =", out);
-	each_test(res, put_word, out);
+	each_test(summary, put_word, out);
 	fputc('\n', out);
 }
 
-void coverage_diff_list(json_t *res, FILE *out)
+void coverage_diff_list(json_t *summary, FILE *out)
 {
-	diff_header(res, out);
-	each_test(res, put_line, out);
+	diff_header(summary, out);
+	each_test(summary, put_line, out);
 }
 
 static const char *s_of(json_t *o, const char *k)
@@ -187,12 +189,125 @@ static void html_line(json_t *l, FILE *out)
 	fputs("</td></tr>\n", out);
 }
 
-void coverage_diff_html(json_t *res, FILE *out)
+/* A hunk's entry without its lines. */
+static json_t *hunk_json(const struct patch_hunk *h)
 {
+	return json_pack("{s:I, s:I, s:I, s:I, s:o}", "old_start", (json_int_t)h->old_start, "old_len",
+			 (json_int_t)h->old_len, "new_start", (json_int_t)h->new_start, "new_len",
+			 (json_int_t)h->new_len, "section", coverage_text_json(h->section, strlen(h->section)));
+}
+
+/* The names of the tests that reached a judged line. */
+static json_t *line_tests(const struct coverage *c, const struct coverage_diff_line *dl)
+{
+	json_t *tests = json_array();
+
+	for (size_t i = 0; tests && dl->id >= 0 && i < c->nt; i++)
+		if (coverage_test_reached(&c->t[i], (uint32_t)dl->id) &&
+		    json_array_append_new(tests, coverage_text_json(c->t[i].name, strlen(c->t[i].name))) < 0) {
+			json_decref(tests);
+			return NULL;
+		}
+	return tests;
+}
+
+/* Line i of a file's hunks, with how it was judged: {kind, old, new, text, at | judged_by, code, function, tests,
+ * unmapped}. */
+static json_t *line_json(const struct coverage_diff *cd, const struct coverage_diff_file *df, size_t i)
+{
+	const struct patch_line *l = &df->f->lines[i];
+	const struct coverage_diff_line *dl = &df->lines[i];
+	const char *fn = coverage_diff_function(cd->c, dl);
+	json_t *jl = json_pack("{s:s#, s:I, s:I, s:o}", "kind", &l->kind, 1, "old", (json_int_t)l->old_no, "new",
+			       (json_int_t)l->new_no, "text", coverage_text_json(l->text, l->len));
+
+	if (jl && dl->at &&
+	    (json_object_set_new(jl, dl->judged_by ? "judged_by" : "at", json_integer(dl->at)) < 0 ||
+	     json_object_set_new(jl, "code", json_boolean(dl->code >= 0)) < 0 ||
+	     (dl->code >= 0 && (json_object_set_new(jl, "function", coverage_text_json(fn, strlen(fn))) < 0 ||
+				json_object_set_new(jl, "tests", line_tests(cd->c, dl)) < 0))))
+		goto fail;
+	if (jl && dl->unmapped && json_object_set_new(jl, "unmapped", json_true()) < 0)
+		goto fail;
+	return jl;
+fail:
+	json_decref(jl);
+	return NULL;
+}
+
+/* j as compact JSON; open: without its closing brace (members follow). 0 or -ENOMEM. */
+static int put_json(json_t *j, bool open, FILE *out)
+{
+	_cleanup_free_ char *s = j ? json_dumps(j, JSON_COMPACT) : NULL;
+	size_t n = s ? strlen(s) : 0;
+
+	json_decref(j);
+	if (!n)
+		return -ENOMEM;
+	fwrite(s, 1, open ? n - 1 : n, out);
+	return 0;
+}
+
+/* A file's entry, its hunks and their lines one by one. */
+static int file_json(const struct coverage_diff *cd, const struct coverage_diff_file *df, FILE *out)
+{
+	json_t *jf =
+		json_pack("{s:o, s:s}", "path", coverage_text_json(df->path, strlen(df->path)), "status", df->status);
+	int r = 0;
+
+	if (!df->lines)
+		return put_json(jf, false, out);
+	if (jf && (json_object_set_new(jf, "lines_code", json_integer(df->code)) < 0 ||
+		   json_object_set_new(jf, "lines_reached", json_integer(df->hit)) < 0 ||
+		   json_object_set_new(jf, "lines_unmapped", json_integer(df->unmapped)) < 0)) {
+		json_decref(jf);
+		jf = NULL;
+	}
+	if (put_json(jf, true, out) < 0)
+		return -ENOMEM;
+	fputs(",\"hunks\":[", out);
+	for (size_t k = 0; r >= 0 && k < df->f->nhunks; k++) {
+		const struct patch_hunk *h = &df->f->hunks[k];
+
+		fputs(k ? ",\n   " : "\n   ", out);
+		if (put_json(hunk_json(h), true, out) < 0)
+			return -ENOMEM;
+		fputs(",\"lines\":[", out);
+		for (size_t i = h->first; r >= 0 && i < h->first + h->n; i++) {
+			fputs(i > h->first ? ",\n    " : "\n    ", out);
+			r = put_json(line_json(cd, df, i), false, out);
+		}
+		fputs("]}", out);
+	}
+	fputs("]}", out);
+	return r;
+}
+
+int coverage_diff_json(const struct coverage_diff *cd, FILE *out)
+{
+	_cleanup_free_ char *head = json_dumps(cd->summary, JSON_INDENT(1));
+	size_t n = head ? strlen(head) : 0;
+	int r = 0;
+
+	if (n < 2 || head[n - 1] != '}')
+		return -ENOMEM;
+	head[n - 1] = '\0'; /* its members go on: the files */
+	fprintf(out, "%s%s\"files\": [", head, n > 2 ? ",\n " : "");
+	for (size_t i = 0; r >= 0 && i < cd->nfiles; i++) {
+		fputs(i ? ",\n  " : "\n  ", out);
+		r = file_json(cd, &cd->files[i], out);
+	}
+	fputs("\n ]\n}\n", out);
+	return r;
+}
+
+int coverage_diff_html(const struct coverage_diff *cd, FILE *out)
+{
+	json_t *res = cd->summary;
 	_cleanup_free_ char *summary = NULL;
 	size_t len = 0, i, k, m;
 	FILE *mem = open_memstream(&summary, &len);
-	json_t *e, *h, *l;
+	json_t *e;
 
 	if (mem) {
 		coverage_diff_text(res, mem);
@@ -234,26 +349,36 @@ void coverage_diff_html(json_t *res, FILE *out)
 		fputs("</li>\n", out);
 	}
 	fputs("</ul>\n", out);
-	json_array_foreach(json_object_get(res, "files"), i, e) {
-		if (!json_array_size(json_object_get(e, "hunks")))
+	for (i = 0; i < cd->nfiles; i++) {
+		const struct coverage_diff_file *df = &cd->files[i];
+
+		if (!df->lines || !df->f->nhunks)
 			continue;
 		fputs("<h2>", out);
-		markup_escape(out, s_of(e, "path"));
-		fprintf(out, "</h2>\n<p>changed lines of code: %lld, reached: %lld</p>\n",
-			(long long)json_integer_value(json_object_get(e, "lines_code")),
-			(long long)json_integer_value(json_object_get(e, "lines_reached")));
-		json_array_foreach(json_object_get(e, "hunks"), k, h) {
+		markup_escape(out, df->path);
+		fprintf(out, "</h2>\n<p>changed lines of code: %u, reached: %u</p>\n", df->code, df->hit);
+		for (k = 0; k < df->f->nhunks; k++) {
+			const struct patch_hunk *h = &df->f->hunks[k];
+			json_t *section = coverage_text_json(h->section, strlen(h->section));
+
 			fprintf(out,
 				"<table class=\"hunk\"><tr><th>old</th><th>new</th><th></th><th>coverage</th>"
-				"<th>reached by</th><th>@@ -%lld +%lld @@ ",
-				(long long)json_integer_value(json_object_get(h, "old_start")),
-				(long long)json_integer_value(json_object_get(h, "new_start")));
-			markup_escape(out, s_of(h, "section"));
+				"<th>reached by</th><th>@@ -%u +%u @@ ",
+				h->old_start, h->new_start);
+			markup_escape(out, json_string_value(section) ?: "");
+			json_decref(section);
 			fputs("</th></tr>\n", out);
-			json_array_foreach(json_object_get(h, "lines"), m, l)
+			for (m = h->first; m < h->first + h->n; m++) {
+				json_t *l = line_json(cd, df, m);
+
+				if (!l)
+					return -ENOMEM;
 				html_line(l, out);
+				json_decref(l);
+			}
 			fputs("</table>\n", out);
 		}
 	}
 	fputs("</body></html>\n", out);
+	return 0;
 }

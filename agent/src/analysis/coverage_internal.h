@@ -47,5 +47,8 @@ double coverage_test_seconds(const struct coverage_test *t);
 /* Whether test t reached covered line id. */
 bool coverage_test_reached(const struct coverage_test *t, uint32_t id);
 
+/* Text from a diff or the coverage data as JSON: bytes that are not UTF-8 become '?'. NULL on no memory. */
+json_t *coverage_text_json(const char *s, size_t len);
+
 /* A gcov file name relative to the source root (as a diff names it). */
 const char *coverage_rel(const struct coverage *c, const char *file);

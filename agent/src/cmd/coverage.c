@@ -40,9 +40,14 @@ static void diff_list_out(json_t *res, FILE *f)
 	coverage_diff_list(res, f);
 }
 
-static void diff_html_out(json_t *res, FILE *f)
+static int diff_html_out(const void *cd, FILE *f)
 {
-	coverage_diff_html(res, f);
+	return coverage_diff_html(cd, f);
+}
+
+static int diff_json_out(const void *cd, FILE *f)
+{
+	return coverage_diff_json(cd, f);
 }
 
 /* The kernel commit the bundles' runs booted (kernel.git.commit): "" when none says, -EINVAL when they differ. */
@@ -219,6 +224,7 @@ int cmd_coverage(int argc, char **argv)
 	double target = 90;
 	bool by_time = false;
 	struct coverage *cv = NULL;
+	struct coverage_diff *cd = NULL;
 	json_auto_t *res = NULL;
 	int c, r = 1;
 
@@ -341,16 +347,16 @@ int cmd_coverage(int argc, char **argv)
 			goto out;
 		}
 		o.rebase = rebase;
-		res = coverage_diff(cv, change, &o);
-		if (!res)
+		if (coverage_diff(cv, change, &o, &cd) < 0)
 			goto out;
+		res = json_incref(cd->summary);
 		json_object_set_new(res, "kernel_commit", json_string(k));
 		coverage_diff_text(res, stdout);
 		add_lost(res, cv);
 		if ((plan_out && write_output(plan_out, res, diff_plan_out) < 0) ||
 		    (out && write_output(out, res, diff_list_out) < 0) ||
-		    (html_out && write_output(html_out, res, diff_html_out) < 0) ||
-		    (json_out && write_output(json_out, res, dump_json) < 0))
+		    (html_out && write_output_by(html_out, diff_html_out, cd) < 0) ||
+		    (json_out && write_output_by(json_out, diff_json_out, cd) < 0))
 			goto out;
 		r = 0;
 		goto out;
@@ -366,6 +372,7 @@ int cmd_coverage(int argc, char **argv)
 		goto out;
 	r = 0;
 out:
+	coverage_diff_free(cd);
 	patch_free(change);
 	patch_free(rebase);
 	coverage_free(cv);

@@ -26,11 +26,11 @@ void print_printable(void (*fn)(json_t *, FILE *), json_t *doc)
 	fwrite(text, 1, len, stdout);
 }
 
-int write_output(const char *path, json_t *res, void (*fn)(json_t *, FILE *))
+int write_output_by(const char *path, int (*fn)(const void *data, FILE *), const void *data)
 {
 	char tmp[PATH_MAX];
 	FILE *f;
-	int bad;
+	int bad, r;
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
@@ -39,14 +39,34 @@ int write_output(const char *path, json_t *res, void (*fn)(json_t *, FILE *))
 		log_err("open '%s' failed: %s", tmp, strerror(errno));
 		return -errno;
 	}
-	fn(res, f);
+	r = fn(data, f);
 	bad = ferror(f) | (fflush(f) != 0) | (fsync(fileno(f)) != 0);
-	if (fclose(f) != 0 || bad || rename(tmp, path) < 0) {
-		log_err("write '%s' failed: %s", path, strerror(errno));
+	if (fclose(f) != 0 || bad || r < 0 || rename(tmp, path) < 0) {
+		log_err("write '%s' failed: %s", path, strerror(r < 0 ? -r : errno));
 		unlink(tmp);
-		return -EIO;
+		return r < 0 ? r : -EIO;
 	}
 	return 0;
+}
+
+struct json_writer {
+	json_t *res;
+	void (*fn)(json_t *, FILE *);
+};
+
+static int write_json(const void *data, FILE *f)
+{
+	const struct json_writer *w = data;
+
+	w->fn(w->res, f);
+	return 0;
+}
+
+int write_output(const char *path, json_t *res, void (*fn)(json_t *, FILE *))
+{
+	struct json_writer w = { res, fn };
+
+	return write_output_by(path, write_json, &w);
 }
 
 void dump_json(json_t *res, FILE *f)
