@@ -487,17 +487,18 @@ static int gcov_tree(struct coverage *c, struct coverage_test *t, const char *di
 {
 	struct gcda_dirs g = { NULL, 0 };
 	char mirror[] = "/tmp/fsagent-gcov-XXXXXX";
+	bool made = false; /* (a name mkdtemp made may end in 'X' too) */
 	int r = dirwalk_files(dir, "", suffix, collect_one, &g, 16);
 
 	if (r < 0)
 		snprintf(err, es, "read '%s' failed: %s", dir, strerror(-r));
-	if (r >= 0 && !mkdtemp(mirror)) {
+	if (r >= 0 && !(made = mkdtemp(mirror) != NULL)) {
 		r = -errno;
 		snprintf(err, es, "mkdtemp failed: %s", strerror(-r));
 	}
 	for (size_t k = 0; r >= 0 && k < g.n; k++)
 		r = gcov_dir(c, t, &g.v[k], mirror, build, gcov_tool, err, es);
-	if (mirror[strlen(mirror) - 1] != 'X')
+	if (made)
 		rm_tree(mirror);
 	for (size_t k = 0; k < g.n; k++)
 		strv_free(g.v[k].files);
