@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -98,11 +99,28 @@ static void track(const uint8_t *data, size_t size, int which)
 	strv_free(s.skipped_tags);
 }
 
+/* the scratch directory and what the last input left in it, at exit */
+static void remove_dir(void)
+{
+	static const char *const names[] = { "options.json", "line.json", "track.json", "track.jsonl" };
+	char path[128];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (dir[sizeof(dir) - 2] == 'X') {
+	static bool made; /* (not the template's last byte: a name mkdtemp made may end in 'X') */
+
+	if (!made) {
 		if (!mkdtemp(dir))
 			abort();
+		made = true;
+		atexit(remove_dir);
 		/* the readers say why they refuse: not the point here */
 		log_setup(open("/dev/null", O_WRONLY | O_CLOEXEC), LOG_LVL_ERR);
 	}
