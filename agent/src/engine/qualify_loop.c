@@ -5,6 +5,7 @@
  */
 #include "engine/qualify_loop.h"
 #include "engine/qualify_plan.h"
+#include "engine/qualify_rest.h"
 #include "analysis/compare.h"
 #include "analysis/upkeep.h"
 #include "engine/job.h"
@@ -64,15 +65,11 @@ static int start_side(struct qualify_run *q, unsigned k, unsigned s, struct side
 	char path[PATH_MAX], res[PATH_MAX], plan[PATH_MAX], kbuf[16], echo[64];
 	int r;
 
-	if ((r = fileio_pathf(res, "%s/results", j->dir)) < 0)
-		return r;
-	/* what an interrupted runner left is kept aside, not read */
-	if ((r = statedir_set_aside(res)) < 0 || (r = fileio_mkdir_p(res)) < 0 ||
-	    (r = fileio_pathf(path, "%s/log", j->dir)) < 0)
+	/* what an interrupted runner finished is kept, and only the rest of the plan runs */
+	if ((r = fileio_pathf(res, "%s/results", j->dir)) < 0 ||
+	    (r = qualify_rest(k, qualify_sides[s], j->dir, plan)) < 0 || (r = fileio_pathf(path, "%s/log", j->dir)) < 0)
 		return r;
 	snprintf(kbuf, sizeof(kbuf), "%u", k);
-	if ((r = fileio_pathf(plan, "%s/plan/plan.conf", j->dir)) < 0)
-		return r;
 	{
 		_cleanup_free_ char *e_side = NULL, *e_round = NULL, *e_plan = NULL, *e_res = NULL, *e_kernel = NULL;
 		const char *env[6];

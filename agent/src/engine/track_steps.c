@@ -356,7 +356,21 @@ int track_soak(struct track_state *s, json_t *rv)
 	    (r = fileio_pathf(kernel, "%s/kernel", track_str(rv, "dir"))) < 0 ||
 	    (r = fileio_pathf(base, "%s/plan/plan.conf", s->in->dir)) < 0)
 		return r;
-	/* a boot cut off before it was recorded runs again from nothing */
+	/* a boot cut off before it was recorded: the runs it finished are its record (the next boot goes on) */
+	if (fileio_exists(res)) {
+		if (!(found = soak_failures(res, &runs)))
+			return -ENOMEM;
+		if (runs > 0) {
+			track_say("kept the %lld run%s soak boot %s of %s finished before a stop (%s)\n",
+				  (long long)runs, runs == 1 ? "" : "s", nb, track_str(rv, "name"), res);
+			return track_append(s, json_pack("{s:s, s:s, s:I, s:I, s:f, s:b, s:I, s:o}", "event", "soaked",
+							 "sha", track_str(rv, "sha"), "boot", boot, "seed",
+							 (json_int_t)seed, "seconds", 0.0, "interrupted", 1, "runs",
+							 runs, "failures", found));
+		}
+		json_decref(found);
+	}
+	/* nothing finished there: it runs again from nothing */
 	if ((r = statedir_set_aside(res)) < 0)
 		return r;
 	if ((r = fileio_mkdir_p(res)) < 0 || (r = fileio_read_regular(base, 1 << 20, &text, &len)) < 0) {
