@@ -14,6 +14,7 @@
 #include "util/strv.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 struct side_stats {
 	uint64_t n[TS_MAX]; /* by status; each outcome at most BUNDLE_MAX_COUNT: sums cannot wrap */
 	double dur_total, dur_max;
+	char *why, *artifact; /* the first failure's, in the order the bundles were read; the artifact's full path */
 };
 
 struct entry {
@@ -42,7 +44,8 @@ struct compare {
 	size_t n, cap;
 	struct side_info side[2];
 	enum compare_side cur;
-	char *const *except; /* "config\x1ftest" keys the add in progress leaves out */
+	char bundle[PATH_MAX]; /* the directory of the bundle being read, absolute: artifact links work from anywhere */
+	char *const *except;   /* "config\x1ftest" keys the add in progress leaves out */
 };
 
 int compare_new(struct compare **ret)
@@ -67,6 +70,10 @@ void compare_free(struct compare *c)
 	for (size_t i = 0; i < c->n; i++) {
 		free(c->v[i].config);
 		free(c->v[i].test);
+		for (int k = 0; k < 2; k++) {
+			free(c->v[i].s[k].why);
+			free(c->v[i].s[k].artifact);
+		}
 	}
 	free(c->v);
 	strmap_release(&c->keys);
@@ -139,6 +146,10 @@ static int on_outcome(void *ctx, const struct bundle_outcome *o)
 	s->dur_total += o->duration_total;
 	if (o->duration_max > s->dur_max)
 		s->dur_max = o->duration_max;
+	if (o->why && !s->why &&
+	    (!(s->why = strdup(o->why)) ||
+	     (o->artifact && asprintf(&s->artifact, "%s/%s", c->bundle, o->artifact) < 0)))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -179,6 +190,18 @@ int compare_add(struct compare *c, enum compare_side side, const char *path, cha
 		return r;
 	c->cur = side;
 	for (char **p = list; *p; p++) {
+		size_t bl = strlen(*p);
+
+		/* a bundle's directory, or its bundle.json */
+		if (bl > 12 && streq(*p + bl - 12, "/bundle.json"))
+			bl -= 12;
+		snprintf(c->bundle, sizeof(c->bundle), "%.*s", (int)bl, *p);
+		if (c->bundle[0] != '/') {
+			char abs[PATH_MAX];
+
+			if (realpath(c->bundle, abs))
+				snprintf(c->bundle, sizeof(c->bundle), "%s", abs);
+		}
 		r = bundle_scan(*p, &ops, c, err, es);
 		if (r < 0) {
 			if (r == -ENOMEM)
@@ -364,6 +387,11 @@ static json_t *side_json(const struct side_stats *s)
 	json_object_set_new(j, "failure_rate", r ? json_real((double)nb / r) : json_null());
 	json_object_set_new(j, "duration_mean", r ? json_real(s->dur_total / r) : json_null());
 	json_object_set_new(j, "duration_max", json_real(s->dur_max));
+	/* how it failed, the first time: check's reason, the output's first differing line, the kernel's report */
+	if (s->why)
+		json_object_set_new(j, "why", json_string(s->why));
+	if (s->artifact)
+		json_object_set_new(j, "artifact", json_string(s->artifact));
 	return j;
 }
 

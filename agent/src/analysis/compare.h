@@ -81,6 +81,14 @@ const char *compare_str(json_t *o, const char *key);
 unsigned long long compare_num(json_t *o, const char *key);
 
 void compare_text(json_t *result, FILE *out);
+/*
+ * How a test of a result failed, for its row: the candidate's first failure
+ * (else the baseline's), "candidate: output mismatch: +..." with a link to
+ * its artifact (html) or its path (text, indent before it, a line). Nothing
+ * when neither side failed.
+ */
+void compare_why_html(json_t *test, FILE *out);
+void compare_why_text(json_t *test, const char *indent, FILE *out);
 /* One self-contained HTML page (inline CSS and SVG, no scripts, no links out). */
 void compare_html(json_t *result, FILE *out);
 

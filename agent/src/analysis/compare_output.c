@@ -82,8 +82,57 @@ void compare_text(json_t *res, FILE *out)
 			    !streq(compare_classes[k], "fixed"))
 				fprintf(out, ": %s", compare_str(t, "reason"));
 			fputc('\n', out);
+			compare_why_text(t, "      ", out);
 		}
 	}
+}
+
+/* The side whose failure says why: the candidate's, else the baseline's; NULL when neither failed. */
+static const char *why_side(json_t *test, json_t **side)
+{
+	static const char *const names[] = { "candidate", "baseline" };
+
+	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
+		*side = json_object_get(test, names[k]);
+		if (*compare_str(*side, "why") || *compare_str(*side, "artifact"))
+			return names[k];
+	}
+	return NULL;
+}
+
+void compare_why_text(json_t *test, const char *indent, FILE *out)
+{
+	json_t *side;
+	const char *name = why_side(test, &side);
+
+	if (!name)
+		return;
+	fprintf(out, "%s%s: %s", indent, name, *compare_str(side, "why") ? compare_str(side, "why") : "failed");
+	if (*compare_str(side, "artifact"))
+		fprintf(out, " (%s)", compare_str(side, "artifact"));
+	fputc('\n', out);
+}
+
+void compare_why_html(json_t *test, FILE *out)
+{
+	json_t *side;
+	const char *name = why_side(test, &side), *a;
+
+	if (!name)
+		return;
+	fprintf(out, "<div class=\"how\">%s: <code>", name);
+	markup_escape(out, *compare_str(side, "why") ? compare_str(side, "why") : "failed");
+	fputs("</code>", out);
+	if (*(a = compare_str(side, "artifact"))) {
+		const char *base = strrchr(a, '/');
+
+		fputs(" <a href=\"", out);
+		markup_escape(out, a);
+		fputs("\">", out);
+		markup_escape(out, base ? base + 1 : a);
+		fputs("</a>", out);
+	}
+	fputs("</div>", out);
 }
 
 static double rate(json_t *side)
@@ -194,10 +243,12 @@ void compare_html(json_t *res, FILE *out)
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>fsagent compare</title>\n"
 	      "<style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{padding:2px 8px;"
-	      "border-bottom:1px solid #ddd;text-align:left}.grid{stroke:#ddd}.ax{font-size:10px;fill:#666}"
+	      "border-bottom:1px solid #ddd;text-align:left;vertical-align:top;white-space:nowrap}"
+	      "td:last-child{white-space:normal;min-width:24em}.grid{stroke:#ddd}.ax{font-size:10px;fill:#666}"
 	      ".lbl{font-size:12px}.base{fill:#7a9cc6}.cand{fill:#e08a3c}circle{fill:#999}circle.regression,"
 	      "td.regression{fill:#c00;color:#c00;font-weight:bold}circle.flaky{fill:#e0a000}circle.fixed{fill:#090}"
-	      "circle.failing{fill:#600}.key span{display:inline-block;width:12px;height:8px;margin:0 4px}</style>"
+	      "circle.failing{fill:#600}.how{color:#444;font-size:90%;margin-top:2px}.how "
+	      "code{white-space:pre-wrap}.key span{display:inline-block;width:12px;height:8px;margin:0 4px}</style>"
 	      "</head><body>\n<h1>fsagent compare</h1>\n",
 	      out);
 	fprintf(out,
@@ -237,6 +288,7 @@ void compare_html(json_t *res, FILE *out)
 				json_object_get(t, streq(compare_str(t, "class"), "fixed") ? "p_better" : "p_worse")),
 			json_real_value(json_object_get(t, "p_adjusted")));
 		markup_escape(out, compare_str(t, "reason"));
+		compare_why_html(t, out);
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</table>\n<h2>Pass rate per test</h2>\n<p class=\"key\"><span class=\"base\" "

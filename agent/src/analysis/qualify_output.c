@@ -119,6 +119,7 @@ void qualify_text(json_t *doc, FILE *out)
 				fprintf(out, "; about %llu runs a side would decide it",
 					compare_num(t, "runs_to_decide"));
 			fputc('\n', out);
+			compare_why_text(t, "      ", out);
 		}
 	}
 	fputs("\nverdicts: ", out);
@@ -148,7 +149,9 @@ void qualify_html(json_t *doc, FILE *out)
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>fsagent qualify</title>\n"
 	      "<style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{padding:2px 8px;"
-	      "border-bottom:1px solid #ddd;text-align:left;vertical-align:top}.bg{fill:#eee}.base{fill:#7a9cc6}"
+	      "border-bottom:1px solid #ddd;text-align:left;vertical-align:top;white-space:nowrap}"
+	      "td:last-child{white-space:normal;min-width:24em}.how{color:#444;font-size:90%;margin-top:2px}"
+	      ".how code{white-space:pre-wrap}.bg{fill:#eee}.base{fill:#7a9cc6}"
 	      ".cand{fill:#e08a3c}td.regression{color:#c00;font-weight:bold}td.undecided{color:#a60}"
 	      "td.fixed{color:#090}</style></head><body>\n<h1>fsagent qualify</h1>\n<p>baseline: ",
 	      out);
@@ -196,6 +199,7 @@ void qualify_html(json_t *doc, FILE *out)
 		markup_escape(out, compare_str(t, "reason"));
 		if (compare_num(t, "runs_to_decide"))
 			fprintf(out, "; about %llu runs a side would decide it", compare_num(t, "runs_to_decide"));
+		compare_why_html(t, out);
 		fputs("</td></tr>\n", out);
 	}
 	fprintf(out, "</table>\n<p>%llu tests passed on both sides.</p>\n", compare_num(cnt, "pass"));

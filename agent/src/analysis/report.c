@@ -7,8 +7,10 @@
 #include "model/bundle.h"
 #include "model/result.h"
 #include "util/macro.h"
+#include "util/utctime.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *str(json_t *o, const char *key)
@@ -18,13 +20,164 @@ static const char *str(json_t *o, const char *key)
 	return s ? s : "";
 }
 
+/* "1 h 2 min", "3 min 4 s", "5.2 s" */
+static void span_text(double secs, char *buf, size_t size)
+{
+	long long s = (long long)(secs + 0.5);
+
+	if (secs < 60)
+		snprintf(buf, size, "%.1f s", secs);
+	else if (s < 3600)
+		snprintf(buf, size, "%lld min %lld s", s / 60, s % 60);
+	else
+		snprintf(buf, size, "%lld h %lld min", s / 3600, s / 60 % 60);
+}
+
+/* One test's failures of one status in a config, over its iterations. */
+struct failed {
+	const char *test, *status;
+	unsigned n, runs;	  /* of that status; runs of the test that could pass or fail */
+	char why[BUNDLE_WHY_MAX]; /* the first one's */
+	char iters[96];		  /* "0, 3, 5, ..." */
+};
+
+static struct failed *failed_of(struct failed **v, size_t *n, const char *test, const char *status)
+{
+	struct failed *nv;
+
+	for (size_t i = 0; i < *n; i++)
+		if (streq((*v)[i].test, test) && streq((*v)[i].status, status))
+			return &(*v)[i];
+	nv = realloc(*v, (*n + 1) * sizeof(*nv));
+	if (!nv)
+		return NULL;
+	*v = nv;
+	memset(&nv[*n], 0, sizeof(*nv));
+	nv[*n].test = test;
+	nv[*n].status = status;
+	return &nv[(*n)++];
+}
+
+/* How many runs of test the config's iterations hold that could pass or fail. */
+static unsigned runs_of(json_t *c, const char *test)
+{
+	json_t *it, *t;
+	size_t k, m;
+	unsigned n = 0;
+
+	json_array_foreach(json_object_get(c, "iterations"), k, it)
+		json_array_foreach(json_object_get(it, "tests"), m, t)
+			n += streq(str(t, "name"), test) &&
+			     !test_status_skipped(test_status_from_string(str(t, "status")));
+	return n;
+}
+
+/*
+ * A config's failures, one line a test and status however many iterations
+ * it failed in: how many of its runs, in which iterations, and why the first
+ * did (check's reason without its noise, the output's first differing line).
+ */
+static void config_failures(json_t *c, FILE *out)
+{
+	_cleanup_free_ struct failed *v = NULL;
+	size_t n = 0, k, m;
+	json_t *it, *t;
+	bool many = json_array_size(json_object_get(c, "iterations")) > 1;
+
+	json_array_foreach(json_object_get(c, "iterations"), k, it)
+		json_array_foreach(json_object_get(it, "tests"), m, t) {
+			struct failed *f;
+			size_t len;
+
+			if (!test_status_name_failed(str(t, "status")))
+				continue;
+			if (!(f = failed_of(&v, &n, str(t, "name"), str(t, "status"))))
+				return;
+			if (!f->n++)
+				bundle_why(str(t, "reason"), str(t, "excerpt"), str(t, "first_report"), f->why,
+					   sizeof(f->why));
+			len = strlen(f->iters);
+			if (len < sizeof(f->iters) - 8)
+				snprintf(f->iters + len, sizeof(f->iters) - len, "%s%zu", len ? ", " : "", k);
+			else if (!strstr(f->iters, "..."))
+				snprintf(f->iters + len, sizeof(f->iters) - len, ", ...");
+		}
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "  %-16s %-8s %s", v[i].test, v[i].status, v[i].why[0] ? v[i].why : "(no reason given)");
+		if (many)
+			fprintf(out, " (%u of %u runs; iteration%s %s)", v[i].n, runs_of(c, v[i].test),
+				v[i].n > 1 ? "s" : "", v[i].iters);
+		fputc('\n', out);
+	}
+}
+
+/* Reruns found flaky and kernel findings, one line a test: counts summed over the iterations. */
+static void config_findings(json_t *c, FILE *out)
+{
+	json_auto_t *flaky = json_object(), *found = json_object();
+	json_t *it, *t, *v, *e;
+	const char *name, *kind;
+	size_t k, m;
+
+	json_array_foreach(json_object_get(c, "iterations"), k, it)
+		json_array_foreach(json_object_get(it, "tests"), m, t) {
+			json_t *re = json_object_get(t, "reruns");
+
+			if (re && streq(str(re, "classification"), "flaky")) {
+				e = json_object_get(flaky, str(t, "name"));
+				if (!e)
+					json_object_set_new(flaky, str(t, "name"),
+							    e = json_pack("{s:I, s:I}", "fails", 0, "runs", 0));
+				json_object_set_new(e, "fails",
+						    json_integer(json_integer_value(json_object_get(e, "fails")) +
+								 json_integer_value(json_object_get(re, "fails"))));
+				json_object_set_new(e, "runs",
+						    json_integer(json_integer_value(json_object_get(e, "runs")) +
+								 json_integer_value(json_object_get(re, "runs"))));
+			}
+			json_object_foreach(json_object_get(t, "findings"), kind, v) {
+				char key[512];
+
+				snprintf(key, sizeof(key), "%s\x1f%s", str(t, "name"), kind);
+				e = json_object_get(found, key);
+				if (!e)
+					json_object_set_new(
+						found, key,
+						e = json_pack("{s:I, s:s}", "n", 0, "first", str(t, "first_report")));
+				json_object_set_new(e, "n",
+						    json_integer(json_integer_value(json_object_get(e, "n")) +
+								 json_integer_value(v)));
+			}
+		}
+	json_object_foreach(flaky, name, e)
+		fprintf(out, "  %-16s flaky: failed %lld of %lld runs\n", name,
+			(long long)json_integer_value(json_object_get(e, "fails")),
+			(long long)json_integer_value(json_object_get(e, "runs")));
+	json_object_foreach(found, name, e) {
+		const char *sep = strchr(name, '\x1f');
+
+		fprintf(out, "  %-16.*s kernel %s x%lld%s%s\n", (int)(sep - name), name, sep + 1,
+			(long long)json_integer_value(json_object_get(e, "n")), *str(e, "first") ? ": " : "",
+			str(e, "first"));
+	}
+}
+
 void report_text(json_t *b, FILE *out)
 {
 	json_t *c, *it, *t;
 	size_t i, k, m;
 	unsigned total = 0, without_lockdep = 0;
+	long long t0, t1;
+	char span[64];
 
-	fprintf(out, "run %s: %s\n", str(b, "run_id"), str(b, "state"));
+	fprintf(out, "run %s: %s", str(b, "run_id"), str(b, "state"));
+	if (utctime_parse(str(b, "started"), &t0) == 0 && utctime_parse(str(b, "ended"), &t1) == 0 && t1 >= t0) {
+		span_text((double)(t1 - t0), span, sizeof(span));
+		fprintf(out, " in %s (%s to %s)", span, str(b, "started"), str(b, "ended"));
+	} else if (*str(b, "started")) {
+		fprintf(out, " (started %s)", str(b, "started"));
+	}
+	fputc('\n', out);
 	if (json_integer_value(json_object_get(b, "records_lost")) > 0)
 		fprintf(out, "RESULTS LOST: %lld test records could not be written (the results disk was full)\n",
 			(long long)json_integer_value(json_object_get(b, "records_lost")));
@@ -40,6 +193,7 @@ void report_text(json_t *b, FILE *out)
 	fputc('\n', out);
 	json_array_foreach(json_object_get(b, "configs"), i, c) {
 		unsigned counts[TS_MAX] = { 0 };
+		double secs = 0;
 
 		json_array_foreach(json_object_get(c, "iterations"), k, it)
 			json_array_foreach(json_object_get(it, "tests"), m, t) {
@@ -47,6 +201,7 @@ void report_text(json_t *b, FILE *out)
 
 				if (st < TS_MAX)
 					counts[st]++;
+				secs += json_number_value(json_object_get(t, "duration"));
 				if (!test_status_skipped(st)) {
 					total++;
 					without_lockdep += json_is_true(json_object_get(t, "without_lockdep"));
@@ -59,27 +214,11 @@ void report_text(json_t *b, FILE *out)
 		for (int s = TS_PASS; s < TS_MAX; s++)
 			if (counts[s])
 				fprintf(out, " %s %u", test_status_to_string((enum test_status)s), counts[s]);
-		fputc('\n', out);
-		json_array_foreach(json_object_get(c, "iterations"), k, it)
-			json_array_foreach(json_object_get(it, "tests"), m, t) {
-				json_t *re = json_object_get(t, "reruns"), *f = json_object_get(t, "findings");
-				const char *key;
-				json_t *v;
-
-				if (test_status_name_failed(str(t, "status")))
-					fprintf(out, "  [%zu] %-16s %-8s %s\n", k, str(t, "name"), str(t, "status"),
-						str(t, "reason"));
-				if (re && streq(str(re, "classification"), "flaky"))
-					fprintf(out, "  [%zu] %-16s flaky: failed %lld of %lld runs\n", k,
-						str(t, "name"),
-						(long long)json_integer_value(json_object_get(re, "fails")),
-						(long long)json_integer_value(json_object_get(re, "runs")));
-				json_object_foreach(f, key, v)
-					fprintf(out, "  [%zu] %-16s kernel %s x%lld%s%s\n", k, str(t, "name"), key,
-						(long long)json_integer_value(v),
-						json_is_string(json_object_get(t, "first_report")) ? ": " : "",
-						str(t, "first_report"));
-			}
+		span_text(secs, span, sizeof(span));
+		fprintf(out, " (%zu iteration%s, %s of tests)\n", json_array_size(json_object_get(c, "iterations")),
+			json_array_size(json_object_get(c, "iterations")) == 1 ? "" : "s", span);
+		config_failures(c, out);
+		config_findings(c, out);
 	}
 	/* "0 of N ran with lockdep off" on a kernel without lockdep would read as coverage it never had */
 	{

@@ -73,6 +73,21 @@ static void regressions(FILE *out, json_t *rv)
 			page_link(out, rv, rel, "bisection");
 			fputc(')', out);
 		}
+		/* how it failed on the candidate, first, and the file to read */
+		if (*s_of(g, "why")) {
+			const char *a = s_of(g, "artifact"), *base = strrchr(a, '/');
+
+			fputs("<div class=\"how\">", out);
+			esc(out, s_of(g, "why"));
+			if (*a) {
+				fputs(" <a href=\"", out);
+				esc(out, a);
+				fputs("\">", out);
+				esc(out, base ? base + 1 : a);
+				fputs("</a>", out);
+			}
+			fputs("</div>", out);
+		}
 		fputs("</div>", out);
 	}
 }
@@ -155,7 +170,8 @@ void track_html(json_t *doc, FILE *out)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>fsagent track</title>\n"
 	      "<style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{padding:2px 8px;"
 	      "border-bottom:1px solid #ddd;text-align:left;vertical-align:top}td.v-regression,.regression,.new"
-	      "{color:#c00;font-weight:bold}td.v-cannot-build{color:#a60}</style></head><body>\n"
+	      "{color:#c00;font-weight:bold}.how{color:#444;font-weight:normal;font-size:90%}td.v-cannot-build{color:#"
+	      "a60}</style></head><body>\n"
 	      "<h1>fsagent track</h1>\n<p>",
 	      out);
 	esc(out, s_of(doc, "tree"));

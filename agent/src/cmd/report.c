@@ -12,6 +12,7 @@
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/macro.h"
+#include "util/strv.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -148,7 +149,7 @@ int cmd_report(int argc, char **argv)
 	const char *junit = NULL, *xunit_dir = NULL;
 	json_auto_t *b = NULL, *sections = NULL;
 	bool as_json = false;
-	char err[1024];
+	char err[1024], path[PATH_MAX];
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -158,8 +159,11 @@ int cmd_report(int argc, char **argv)
 		case 'J': as_json = true; break;
 		case 'h':
 			printf("usage: fsagent report BUNDLE [--junit FILE] [--xunit-dir DIR] [--json]\n"
-			       "Summarise a run (BUNDLE: its bundle.json or directory): counts per status per\n"
-			       "config, failures with reasons, flaky tests, kernel findings, lockdep coverage.\n"
+			       "Summarise a run (BUNDLE: its bundle.json or directory; a directory of runs,\n"
+			       "results/, reports each): its time, counts per status per config, each failing\n"
+			       "test once with why it failed (check's reason, the output's first differing\n"
+			       "line, the kernel's first report) and in how many runs and which iterations,\n"
+			       "flaky tests, kernel findings, lockdep coverage.\n"
 			       "--junit FILE writes JUnit XML in fstests' own shape (check -R xunit), a\n"
 			       "<testsuite> per config and iteration under <testsuites>; --xunit-dir DIR writes\n"
 			       "one results.xml per config as xfstests-bld keeps them (DIR/FS/results-NAME/),\n"
@@ -173,7 +177,52 @@ int cmd_report(int argc, char **argv)
 		log_err("usage: fsagent report BUNDLE [--junit FILE] [--xunit-dir DIR] [--json]");
 		return 2;
 	}
-	if (bundle_load(argv[optind], &b, err, sizeof(err)) < 0) {
+	/* a directory of runs (results/): each bundle in turn as text; JSON and JUnit take one */
+	{
+		char **list = NULL;
+		size_t n, len = strlen(argv[optind]);
+		int r;
+
+		while (len > 1 && argv[optind][len - 1] == '/')
+			argv[optind][--len] = '\0';
+		r = bundle_find_all(argv[optind], &list, err, sizeof(err));
+
+		if (r < 0) {
+			log_err("%s", err);
+			return 1;
+		}
+		n = strv_length(list);
+		if (n > 1 && (as_json || junit || xunit_dir)) {
+			log_err("%s holds %zu bundles (%s, ...): --json, --junit and --xunit-dir take one; name it",
+				argv[optind], n, list[0]);
+			strv_free(list);
+			return 2;
+		}
+		if (n > 1) {
+			int rc = 0;
+
+			for (char **p = list; *p; p++) {
+				json_auto_t *one = NULL;
+
+				if (p != list)
+					putchar('\n');
+				printf("bundle: %s\n", *p);
+				fflush(stdout);
+				if (bundle_load(*p, &one, err, sizeof(err)) < 0) {
+					log_err("%s", err);
+					rc = 1;
+					continue;
+				}
+				print_printable(report_text, one);
+				print_reductions(*p);
+			}
+			strv_free(list);
+			return rc;
+		}
+		snprintf(path, sizeof(path), "%s", list[0]);
+		strv_free(list);
+	}
+	if (bundle_load(path, &b, err, sizeof(err)) < 0) {
 		log_err("%s", err);
 		return 1;
 	}
@@ -182,10 +231,10 @@ int cmd_report(int argc, char **argv)
 			return 1;
 	} else {
 		print_printable(report_text, b);
-		print_reductions(argv[optind]);
+		print_reductions(path);
 	}
 	if (junit || xunit_dir)
-		sections = load_sections(argv[optind]);
+		sections = load_sections(path);
 	if (junit && write_junit(b, sections, junit) < 0)
 		return 1;
 	if (xunit_dir && write_xunit_dir(b, sections, xunit_dir) < 0)

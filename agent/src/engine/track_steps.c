@@ -185,8 +185,12 @@ static json_t *tests_of(json_t *doc, const char *verdict)
 			    ? !streq(track_str(t, "verdict"), "pass") && !streq(track_str(t, "verdict"), "flaky") &&
 				      !streq(track_str(t, "verdict"), "failing")
 			    : streq(track_str(t, "verdict"), verdict))
-			json_array_append_new(out, json_pack("{s:O, s:O}", "config", json_object_get(t, "config"),
-							     "test", json_object_get(t, "test")));
+			/* with how the candidate failed first, and the file that shows it */
+			json_array_append_new(
+				out, json_pack("{s:O, s:O, s:O?, s:O?}", "config", json_object_get(t, "config"), "test",
+					       json_object_get(t, "test"), "why",
+					       json_object_get(json_object_get(t, "candidate"), "why"), "artifact",
+					       json_object_get(json_object_get(t, "candidate"), "artifact")));
 	return out;
 }
 

@@ -186,6 +186,17 @@ int bundle_copy_file(const char *src, const char *dst);
  */
 int bundle_load(const char *path, json_t **ret, char *err, size_t errsize);
 
+/*
+ * Why a test failed, in one line (control characters as spaces): check's
+ * reason without its timing ("0s ... ") and pointer ("(see ...)"), the
+ * first line its output differs by (from the diff's excerpt) and the
+ * kernel's first report; any may be NULL.
+ */
+void bundle_why(const char *reason, const char *excerpt, const char *report, char *out, size_t size);
+
+/* The longest why of an outcome, its NUL included. */
+#define BUNDLE_WHY_MAX 256
+
 /* A test's outcome as bundle_scan() reads it: count runs with that status. */
 struct bundle_outcome {
 	const char *config, *test, *status;
@@ -193,6 +204,14 @@ struct bundle_outcome {
 	double duration_total, duration_max;
 	/* a record's reruns (check -L): runs in all, the first included, and how many failed; 0 0 without */
 	unsigned rerun_runs, rerun_fails;
+	/*
+	 * Why a failing record (fail, timeout, crash, error) failed, or NULL:
+	 * check's reason without its own noise, the first line the output
+	 * differs by and the kernel's first report ("output mismatch: +XFS
+	 * (vdc): Corruption detected"); its first artifact (the .out.bad
+	 * first), relative to the bundle.
+	 */
+	const char *why, *artifact;
 };
 
 struct bundle_scan_ops {

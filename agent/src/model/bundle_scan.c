@@ -68,8 +68,95 @@ static bool artifacts_ok(const struct jscan_field *f, char *bad, size_t size)
 struct scan_last {
 	const char *status;
 	double duration;
-	unsigned runs, fails; /* reruns, 0 0 without */
+	unsigned runs, fails;			 /* reruns, 0 0 without */
+	char why[BUNDLE_WHY_MAX], artifact[128]; /* a failing record's, else "" */
 };
+
+/* A string field unescaped into dst (size > 0), cut to fit; "" when it is not a string. */
+static void field_text(const struct jscan_field *f, char *dst, size_t size)
+{
+	char buf[4096];
+	size_t n = f->len < sizeof(buf) / 2 ? f->len : sizeof(buf) / 2 - 4;
+
+	dst[0] = '\0';
+	/* cut inside an escape: the unescape refuses it, so back off to before the last backslash */
+	while (f->type == JSCAN_STRING && n > 0 && jscan_unescape(f->start, n, buf, sizeof(buf)) < 0)
+		n--;
+	if (f->type == JSCAN_STRING && n > 0)
+		snprintf(dst, size, "%s", buf);
+}
+
+void bundle_why(const char *reason, const char *excerpt, const char *report, char *out, size_t size)
+{
+	char r[512], e[2048], *p, *line = NULL;
+	size_t len;
+
+	snprintf(r, sizeof(r), "%s", reason ? reason : "");
+	snprintf(e, sizeof(e), "%s", excerpt ? excerpt : "");
+	report = report ? report : "";
+	/* check's timing before the reason ("0s ... ") and its pointer after it ("(see ...)") */
+	p = strstr(r, " ... ");
+	if (p && p - r < 16 && strspn(r, "0123456789.s") == (size_t)(p - r))
+		memmove(r, p + 5, strlen(p + 5) + 1);
+	if ((p = strstr(r, "(see ")))
+		*p = '\0';
+	len = strlen(r);
+	while (len && (r[len - 1] == ' ' || r[len - 1] == '-' || r[len - 1] == '\n'))
+		r[--len] = '\0';
+	p = r + strspn(r, " -");
+	/* the first line the output differs by, past the diff's headers */
+	for (char *l = e, *nl; *l; l = nl) {
+		nl = strchr(l, '\n');
+		if (nl)
+			*nl++ = '\0';
+		if ((*l == '+' || *l == '-') && strncmp(l, "+++", 3) && strncmp(l, "---", 3)) {
+			line = l;
+			break;
+		}
+		if (!nl)
+			break;
+	}
+	snprintf(out, size, "%s%s%s%s%s", p, *p && line ? ": " : "", line ? line : "",
+		 (*p || line) && *report ? "; " : "", report);
+	for (char *c = out; *c; c++)
+		if ((unsigned char)*c < 0x20)
+			*c = ' ';
+}
+
+/* bundle_why from a record's fields. */
+static void why_of(const struct jscan_field *reason, const struct jscan_field *excerpt,
+		   const struct jscan_field *report, char *out, size_t size)
+{
+	char r[512], e[2048], k[512];
+
+	field_text(reason, r, sizeof(r));
+	field_text(excerpt, e, sizeof(e));
+	field_text(report, k, sizeof(k));
+	bundle_why(r, e, k, out, size);
+}
+
+/* The first artifact of a validated array (the .out.bad first), or "". */
+static void artifact_of(const struct jscan_field *f, char *out, size_t size)
+{
+	char path[PATH_MAX];
+	const char *p, *end;
+
+	out[0] = '\0';
+	if (f->type != JSCAN_ARRAY)
+		return;
+	p = f->start;
+	end = f->start + f->len;
+	while (p < end && (p = memchr(p, '"', (size_t)(end - p)))) {
+		const char *s = ++p;
+
+		while (*p != '"')
+			p += *p == '\\' ? 2 : 1;
+		if (jscan_unescape(s, (size_t)(p - s), path, sizeof(path)) == 0 && strlen(path) < size &&
+		    (!out[0] || (strstr(path, ".out.bad") && !strstr(out, ".out.bad"))))
+			snprintf(out, size, "%s", path);
+		p++;
+	}
+}
 
 #define BUNDLE_MAX_RERUNS 100000U
 
@@ -98,8 +185,9 @@ static bool reruns_of(const struct jscan_field *f, unsigned *runs, unsigned *fai
 static int scan_line(const char *line, size_t n, const char *shown, unsigned lineno, struct strmap *names,
 		     struct scan_last **last, size_t *cap, char *err, size_t es)
 {
-	struct jscan_field f[] = { { "name" },	    { "status" },   { "duration" },
-				   { "artifacts" }, { "coverage" }, { "reruns" } };
+	struct jscan_field f[] = { { "name" },	 { "status" }, { "duration" }, { "artifacts" },	  { "coverage" },
+				   { "reruns" }, { "reason" }, { "excerpt" },  { "first_report" } };
+	const char *st;
 	unsigned runs, fails;
 	const char *why = NULL;
 	char name[256], bad[PATH_MAX];
@@ -154,9 +242,13 @@ static int scan_line(const char *line, size_t n, const char *shown, unsigned lin
 		*last = nv;
 		*cap = nc;
 	}
-	(*last)[i] =
-		(struct scan_last){ status_of(&f[1]),
-				    f[2].type == JSCAN_NUMBER ? jscan_number(f[2].start, f[2].len) : 0, runs, fails };
+	st = status_of(&f[1]);
+	(*last)[i] = (struct scan_last){ st, f[2].type == JSCAN_NUMBER ? jscan_number(f[2].start, f[2].len) : 0, runs,
+					 fails };
+	if (streq(st, "fail") || streq(st, "timeout") || streq(st, "crash") || streq(st, "error")) {
+		why_of(&f[6], &f[7], &f[8], (*last)[i].why, sizeof((*last)[i].why));
+		artifact_of(&f[3], (*last)[i].artifact, sizeof((*last)[i].artifact));
+	}
 	return 0;
 }
 
@@ -221,9 +313,10 @@ static int scan_journal(int fd, const char *shown, const char *config, const str
 		}
 	}
 	for (size_t i = 0; r == 0 && i < names.n; i++)
-		r = ops->outcome(ctx,
-				 &(struct bundle_outcome){ config, names.keys[i], last[i].status, 1, last[i].duration,
-							   last[i].duration, last[i].runs, last[i].fails });
+		r = ops->outcome(ctx, &(struct bundle_outcome){ config, names.keys[i], last[i].status, 1,
+								last[i].duration, last[i].duration, last[i].runs,
+								last[i].fails, last[i].why[0] ? last[i].why : NULL,
+								last[i].artifact[0] ? last[i].artifact : NULL });
 	strmap_release(&names);
 	return r;
 }
