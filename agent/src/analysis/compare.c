@@ -400,6 +400,85 @@ static const char *side_state(const struct side_stats *s)
 	return !runs(s) ? "not run" : !bad(s) ? "passing" : bad(s) == runs(s) ? "failing" : "flaky";
 }
 
+struct pooled {
+	const char *test;
+	unsigned configs, regressions;
+	uint64_t fb, rb, fk, rk;
+	double p, adj;
+};
+
+static int cmp_pooled(const void *a, const void *b)
+{
+	const struct pooled *x = a, *y = b;
+
+	return x->p < y->p ? -1 : x->p > y->p ? 1 : strcmp(x->test, y->test);
+}
+
+/*
+ * Tests worse on the candidate over their configs together: each config's
+ * runs summed a side, Fisher's test on the sums, Holm over the tests pooled.
+ * A failure spread over five configs (7 of 10 runs on each: one called a
+ * regression, four among the flaky) is one row here. Only tests run on two
+ * or more configs, not already a regression on every one.
+ */
+static json_t *across_configs(json_t *tests, double alpha)
+{
+	struct strmap names = { 0 };
+	struct pooled *v = calloc(json_array_size(tests) + 1, sizeof(*v));
+	json_t *out = json_array(), *t;
+	size_t i, n = 0, m = 0;
+	double run_max = 0;
+
+	if (!v || !out)
+		goto fail;
+	json_array_foreach(tests, i, t) {
+		json_t *b = json_object_get(t, "baseline"), *k = json_object_get(t, "candidate");
+		long at = strmap_put(&names, compare_str(t, "test"), NULL);
+
+		if (at < 0)
+			goto fail;
+		if ((size_t)at == n)
+			v[n++].test = compare_str(t, "test");
+		if (!compare_num(b, "runs") || !compare_num(k, "runs"))
+			continue;
+		v[at].configs++;
+		v[at].regressions += streq(compare_str(t, "class"), "regression");
+		v[at].fb += compare_num(b, "failures");
+		v[at].rb += compare_num(b, "runs");
+		v[at].fk += compare_num(k, "failures");
+		v[at].rk += compare_num(k, "runs");
+	}
+	for (i = 0; i < n; i++)
+		if (v[i].configs >= 2 && v[i].fk && v[i].regressions < v[i].configs) {
+			v[i].p = compare_fisher_greater(v[i].fk, v[i].rk - v[i].fk, v[i].fb, v[i].rb - v[i].fb);
+			v[m++] = v[i];
+		}
+	qsort(v, m, sizeof(*v), cmp_pooled);
+	for (i = 0; i < m; i++) {
+		double a = v[i].p * (double)(m - i);
+
+		run_max = a > run_max ? a : run_max;
+		v[i].adj = run_max > 1 ? 1 : run_max;
+		if (v[i].adj >= alpha)
+			continue;
+		if (json_array_append_new(out, json_pack("{s:s, s:i, s:i, s:{s:I, s:I}, s:{s:I, s:I}, s:f, s:f}",
+							 "test", v[i].test, "configs", (int)v[i].configs, "regressions",
+							 (int)v[i].regressions, "baseline", "failures",
+							 (json_int_t)v[i].fb, "runs", (json_int_t)v[i].rb, "candidate",
+							 "failures", (json_int_t)v[i].fk, "runs", (json_int_t)v[i].rk,
+							 "p_worse", v[i].p, "p_adjusted", v[i].adj)) < 0)
+			goto fail;
+	}
+	strmap_release(&names);
+	free(v);
+	return out;
+fail:
+	strmap_release(&names);
+	free(v);
+	json_decref(out);
+	return NULL;
+}
+
 json_t *compare_result(struct compare *c, double alpha)
 {
 	struct verdict *v = calloc(c->n ? c->n : 1, sizeof(*v));
@@ -490,6 +569,10 @@ json_t *compare_result(struct compare *c, double alpha)
 			alpha, "baseline", "bundles", (int)c->side[0].bundles, "kernels", c->side[0].kernels, "paths",
 			c->side[0].paths, "candidate", "bundles", (int)c->side[1].bundles, "kernels",
 			c->side[1].kernels, "paths", c->side[1].paths, "counts", counts, "tests", tests);
+	if (doc && json_object_set_new(doc, "across_configs", across_configs(tests, alpha)) < 0) {
+		json_decref(doc);
+		return NULL;
+	}
 	if (doc)
 		json_object_set_new(doc, "userspace",
 				    json_pack("{s:O, s:O, s:o}", "baseline", c->side[0].userspace, "candidate",

@@ -81,6 +81,8 @@ const char *compare_str(json_t *o, const char *key);
 unsigned long long compare_num(json_t *o, const char *key);
 
 void compare_text(json_t *result, FILE *out);
+/* Its tests worse on the candidate over their configs together (across_configs), a section; nothing when none. */
+void compare_across_text(json_t *result, FILE *out);
 /*
  * How a test of a result failed, for its row: the candidate's first failure
  * (else the baseline's), "candidate: output mismatch: +..." with a link to

@@ -59,6 +59,7 @@ void compare_text(json_t *res, FILE *out)
 	for (size_t k = 0; k < ARRAY_SIZE(compare_classes); k++)
 		fprintf(out, "%s%s %llu", k ? ", " : "", compare_classes[k], compare_num(cnt, compare_classes[k]));
 	fputc('\n', out);
+	compare_across_text(res, out);
 	for (size_t k = 0; k < ARRAY_SIZE(compare_classes) - 1; k++) {
 		bool head = false;
 
@@ -84,6 +85,34 @@ void compare_text(json_t *res, FILE *out)
 			fputc('\n', out);
 			compare_why_text(t, "      ", out);
 		}
+	}
+}
+
+/* One test worse on the candidate over its configs together: "on 5 configs (1 a regression): ..." */
+static void across_line(json_t *a, FILE *out)
+{
+	json_t *b = json_object_get(a, "baseline"), *k = json_object_get(a, "candidate");
+
+	fprintf(out,
+		"on %llu configs (%llu a regression): baseline %llu/%llu failed, candidate %llu/%llu, p=%.3g "
+		"(adjusted %.3g)",
+		compare_num(a, "configs"), compare_num(a, "regressions"), compare_num(b, "failures"),
+		compare_num(b, "runs"), compare_num(k, "failures"), compare_num(k, "runs"),
+		json_real_value(json_object_get(a, "p_worse")), json_real_value(json_object_get(a, "p_adjusted")));
+}
+
+void compare_across_text(json_t *res, FILE *out)
+{
+	json_t *a;
+	size_t i;
+
+	if (!json_array_size(json_object_get(res, "across_configs")))
+		return;
+	fputs("\nworse on the candidate over its configs together (runs pooled):\n", out);
+	json_array_foreach(json_object_get(res, "across_configs"), i, a) {
+		fprintf(out, "  %-16s ", compare_str(a, "test"));
+		across_line(a, out);
+		fputc('\n', out);
 	}
 }
 
@@ -268,6 +297,21 @@ void compare_html(json_t *res, FILE *out)
 			markup_escape(out, us);
 			fputs("</p>\n", out);
 		}
+	}
+	if (json_array_size(json_object_get(res, "across_configs"))) {
+		json_t *a;
+
+		fputs("<h2>Worse on the candidate over its configs together</h2>\n<p>Each config's runs pooled a "
+		      "side: a failure spread over configs, flaky on each alone.</p>\n<table id=\"across\">",
+		      out);
+		json_array_foreach(json_object_get(res, "across_configs"), i, a) {
+			fputs("<tr><td class=\"regression\">", out);
+			markup_escape(out, compare_str(a, "test"));
+			fputs("</td><td>", out);
+			across_line(a, out);
+			fputs("</td></tr>\n", out);
+		}
+		fputs("</table>\n<h2>Tests</h2>\n", out);
 	}
 	fputs("<table><tr><th>class</th><th>config</th><th>test</th><th>baseline failed</th>"
 	      "<th>candidate failed</th><th>p</th><th>adjusted p</th><th>why</th></tr>\n",

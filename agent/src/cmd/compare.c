@@ -85,7 +85,10 @@ int cmd_compare(int argc, char **argv)
 			       "and test: runs, failures and failure rate on both sides, and a class:\n"
 			       "regression, fixed (one-sided Fisher exact test, Holm-corrected, below alpha,\n"
 			       "default 0.05), failing (every run on both sides), flaky, not-comparable (not\n"
-			       "run on one side, or too few runs to reach alpha), pass. The text goes to\n"
+			       "run on one side, or too few runs to reach alpha), pass. A test run on two or\n"
+			       "more configs is also judged over them together (each side's runs pooled):\n"
+			       "one worse on the candidate there is listed first (across_configs) and counts\n"
+			       "as a regression for the exit status. The text goes to\n"
 			       "stdout; --json and --html write the result and a self-contained page;\n"
 			       "--rerun-plan writes a plan of the candidate's failures and flakes to run on the\n"
 			       "baseline N times (default 20; fsagent-qemu --plan FILE). When the sides' bundles\n"
@@ -130,5 +133,8 @@ int cmd_compare(int argc, char **argv)
 		printf("\nrerun plan: %s (%d tests x %llu runs on the baseline)\n", r ? plan_out : "none needed", r,
 		       rerun);
 	}
-	return json_integer_value(json_object_get(json_object_get(res, "counts"), "regression")) ? 1 : 0;
+	return json_integer_value(json_object_get(json_object_get(res, "counts"), "regression")) ||
+			       json_array_size(json_object_get(res, "across_configs"))
+		       ? 1
+		       : 0;
 }
