@@ -145,6 +145,12 @@ static void row(FILE *out, json_t *rv)
 		fputc(*p == ' ' ? '-' : *p, out);
 	fputs("\">", out);
 	esc(out, *v ? v : s_of(rv, "state"));
+	/* the step under way, with when it began */
+	if (*s_of(rv, "step")) {
+		fputs("<div class=\"step\">", out);
+		esc(out, s_of(rv, "step"));
+		fputs("</div>", out);
+	}
 	fputs("</td><td>", out);
 	esc(out, s_of(rv, "baseline"));
 	fputs("</td><td>", out);
@@ -170,7 +176,8 @@ void track_html(json_t *doc, FILE *out)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>fsagent track</title>\n"
 	      "<style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{padding:2px 8px;"
 	      "border-bottom:1px solid #ddd;text-align:left;vertical-align:top}td.v-regression,.regression,.new"
-	      "{color:#c00;font-weight:bold}.how{color:#444;font-weight:normal;font-size:90%}td.v-cannot-build{color:#"
+	      "{color:#c00;font-weight:bold}.how,.step{color:#444;font-weight:normal;font-size:90%}td.v-cannot-build{"
+	      "color:#"
 	      "a60}</style></head><body>\n"
 	      "<h1>fsagent track</h1>\n<p>",
 	      out);

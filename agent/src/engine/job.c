@@ -29,6 +29,11 @@ static volatile pid_t running[JOBS_MAX];
 
 static int stop_status;
 
+/* files a stop puts in place of others (rename is async-signal-safe): the pages without the step under way */
+#define STOP_RENAMES 2
+static char stop_from[STOP_RENAMES][PATH_MAX], stop_to[STOP_RENAMES][PATH_MAX];
+static volatile sig_atomic_t stop_renames;
+
 /*
  * Stop every job, wait until each has gone (a launcher keeps what its VM
  * finished on its way out: the next start reads it), say so, and exit with
@@ -49,9 +54,21 @@ static void stop_jobs(int sig)
 		if (running[i] > 0)
 			while (waitpid(running[i], NULL, 0) < 0 && errno == EINTR)
 				;
+	for (int i = 0; i < stop_renames; i++)
+		(void)rename(stop_from[i], stop_to[i]);
 	(void)!write(STDERR_FILENO, said, sizeof(said) - 1);
 	(void)sig;
 	_exit(stop_status);
+}
+
+void job_on_stop_rename(unsigned n, const char *const *from, const char *const *to)
+{
+	stop_renames = 0;
+	for (unsigned i = 0; i < n && i < STOP_RENAMES; i++) {
+		snprintf(stop_from[i], sizeof(stop_from[i]), "%s", from[i]);
+		snprintf(stop_to[i], sizeof(stop_to[i]), "%s", to[i]);
+	}
+	stop_renames = (sig_atomic_t)(n < STOP_RENAMES ? n : STOP_RENAMES);
 }
 
 void job_stop_on_signals(int status)

@@ -31,6 +31,12 @@ struct job {
  * with status: the command's "did not finish, run it again to go on".
  */
 void job_stop_on_signals(int status);
+/*
+ * When a signal stops the jobs: rename from[i] to to[i] (i < n, at most 2)
+ * before exiting, so that a page saying a step is under way is replaced by
+ * one prepared without it. n = 0: nothing.
+ */
+void job_on_stop_rename(unsigned n, const char *const *from, const char *const *to);
 
 /*
  * Start argv with env's NAME=VALUE strings (NULL-terminated, may be NULL)

@@ -38,6 +38,14 @@ json_t *track_baseline(struct track_state *s);
 int track_replay(struct track_state *s);
 /* ev (owned) appended and fsync'd, taken, status.json rewritten. Returns 0 or -errno (logged). */
 int track_append(struct track_state *s, json_t *ev);
+/*
+ * The step under way for rv, on its row of the page until it records an
+ * event ("qualifying against v6.1.11 since 2026-12-06T19:10:01Z"); kept in
+ * status.json only, never in the journal. Returns 0 or -errno.
+ */
+int track_step(struct track_state *s, json_t *rv, const char *fmt, ...) _printf_(3, 4);
+/* No step under way any more (the watch ends or stops): the page no longer says one is. Returns 0 or -errno. */
+int track_steps_over(struct track_state *s);
 
 /* DIR/track.json made (the start resolved) or checked against what was given. Returns 0 or -errno (logged). */
 int track_setup(struct track_state *s);

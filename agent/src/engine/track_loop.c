@@ -210,6 +210,7 @@ int track_loop(struct track_run *in)
 		size_t i;
 
 		rc = loop(&s);
+		track_steps_over(&s);
 		if (rc == 0)
 			json_array_foreach(s.revs, i, rv)
 				if (streq(track_str(rv, "verdict"), "regression"))

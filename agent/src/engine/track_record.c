@@ -4,12 +4,14 @@
  * every revision's state; DIR/status.json written from it (see track.h).
  */
 #include "engine/track.h"
+#include "engine/job.h"
 #include "engine/jsonl.h"
 #include "analysis/track_output.h"
 #include "util/fileio.h"
 #include "util/jnum.h"
 #include "util/log.h"
 #include "util/macro.h"
+#include "util/utctime.h"
 #include "util/output.h"
 #include "util/strv.h"
 
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 void track_say(const char *fmt, ...)
 {
@@ -119,6 +122,10 @@ static void take(struct track_state *s, json_t *ev)
 	json_t *r = track_rev(s, track_str(ev, "sha"));
 	char dir[PATH_MAX], rel[128];
 
+	/* what the step under way says is over once it records something */
+	if (r)
+		json_object_del(r, "step");
+
 	if (streq(e, "seen")) {
 		if (r)
 			return;
@@ -172,7 +179,8 @@ static void take(struct track_state *s, json_t *ev)
 	}
 }
 
-static int write_status(struct track_state *s)
+/* status.json and index.html, their names ending in suffix ("" or ".idle") */
+static int write_status_as(struct track_state *s, const char *suffix)
 {
 	char path[PATH_MAX];
 	json_t *b = track_baseline(s), *r;
@@ -188,12 +196,33 @@ static int write_status(struct track_state *s)
 			(json_int_t)regressions, "revisions", s->revs);
 	if (!doc)
 		return -ENOMEM;
-	if ((ret = fileio_pathf(path, "%s/status.json", s->in->dir)) < 0)
+	if ((ret = fileio_pathf(path, "%s/status.json%s", s->in->dir, suffix)) < 0)
 		return ret;
 	if ((ret = write_output(path, doc, dump_json)) < 0 ||
-	    (ret = fileio_pathf(path, "%s/index.html", s->in->dir)) < 0)
+	    (ret = fileio_pathf(path, "%s/index.html%s", s->in->dir, suffix)) < 0)
 		return ret;
 	return write_output(path, doc, track_html);
+}
+
+/* The pages; while no step is under way, a stop has nothing to put in their place. */
+static int write_status(struct track_state *s)
+{
+	json_t *rv;
+	size_t i;
+	bool step = false;
+
+	json_array_foreach(s->revs, i, rv)
+		step |= json_object_get(rv, "step") != NULL;
+	if (!step) {
+		char path[PATH_MAX];
+
+		job_on_stop_rename(0, NULL, NULL);
+		if (fileio_pathf(path, "%s/status.json.idle", s->in->dir) == 0)
+			unlink(path);
+		if (fileio_pathf(path, "%s/index.html.idle", s->in->dir) == 0)
+			unlink(path);
+	}
+	return write_status_as(s, "");
 }
 
 /*
@@ -252,6 +281,48 @@ int track_replay(struct track_state *s)
 	int r = fileio_pathf(path, "%s/track.jsonl", s->in->dir);
 
 	return r < 0 ? r : jsonl_replay(path, take_line, s);
+}
+
+int track_step(struct track_state *s, json_t *rv, const char *fmt, ...)
+{
+	_cleanup_free_ char *what = NULL, *text = NULL;
+	char now[32];
+	va_list ap;
+	int n, r;
+
+	va_start(ap, fmt);
+	n = vasprintf(&what, fmt, ap);
+	va_end(ap);
+	utctime_format(time(NULL), now, sizeof(now));
+	if (n < 0 || asprintf(&text, "%s since %s", what, now) < 0)
+		return -ENOMEM;
+	/* the pages without it first, put in place if a signal stops the watch while it is under way */
+	json_object_del(rv, "step");
+	if ((r = write_status_as(s, ".idle")) < 0)
+		return r;
+	{
+		char from[2][PATH_MAX], to[2][PATH_MAX];
+
+		if ((r = fileio_pathf(from[0], "%s/status.json.idle", s->in->dir)) < 0 ||
+		    (r = fileio_pathf(from[1], "%s/index.html.idle", s->in->dir)) < 0 ||
+		    (r = fileio_pathf(to[0], "%s/status.json", s->in->dir)) < 0 ||
+		    (r = fileio_pathf(to[1], "%s/index.html", s->in->dir)) < 0)
+			return r;
+		job_on_stop_rename(2, (const char *const[]){ from[0], from[1] }, (const char *const[]){ to[0], to[1] });
+	}
+	if (json_object_set_new(rv, "step", json_string(text)) < 0)
+		return -ENOMEM;
+	return write_status_as(s, "");
+}
+
+int track_steps_over(struct track_state *s)
+{
+	json_t *rv;
+	size_t i, n = 0;
+
+	json_array_foreach(s->revs, i, rv)
+		n += json_object_del(rv, "step") == 0;
+	return n ? write_status(s) : 0;
 }
 
 int track_append(struct track_state *s, json_t *ev)

@@ -43,6 +43,8 @@ int track_build(struct track_state *s, json_t *rv)
 	if ((r = fileio_pathf(kdir, "%s/kernel", track_str(rv, "dir"))) < 0 ||
 	    (r = fileio_pathf(log, "%s/build.log", track_str(rv, "dir"))) < 0)
 		return r;
+	if ((r = track_step(s, rv, "building")) < 0)
+		return r;
 	track_say("building %s (log: %s)\n", track_str(rv, "name"), log);
 	fflush(stdout);
 	r = build_commit(s->in->build, s->in->tree, track_str(rv, "sha"), kdir, log, (unsigned)s->in->build_timeout,
@@ -204,7 +206,8 @@ int track_qualify(struct track_state *s, json_t *rv, json_t *base)
 	json_auto_t *doc = NULL;
 	int r, rc;
 
-	if ((r = fileio_pathf(qdir, "%s/qualify", track_str(rv, "dir"))) < 0 ||
+	if ((r = track_step(s, rv, "qualifying against %s", track_str(base, "name"))) < 0 ||
+	    (r = fileio_pathf(qdir, "%s/qualify", track_str(rv, "dir"))) < 0 ||
 	    (r = fileio_pathf(kb, "%s/kernel", track_str(base, "dir"))) < 0 ||
 	    (r = fileio_pathf(kc, "%s/kernel", track_str(rv, "dir"))) < 0 ||
 	    (r = fileio_pathf(plan, "%s/plan/plan.conf", s->in->dir)) < 0 || (r = fileio_mkdir_p(qdir)) < 0 ||
@@ -274,6 +277,9 @@ int track_bisect(struct track_state *s, json_t *rv)
 		if (i < json_array_size(json_object_get(rv, "bisections")))
 			continue;
 		if ((r = fileio_pathf(bdir, "%s/bisect-%zu", track_str(rv, "dir"), i)) < 0)
+			return r;
+		if (s->in->probe &&
+		    (r = track_step(s, rv, "bisecting %s %s", track_str(g, "config"), track_str(g, "test"))) < 0)
 			return r;
 		if (!s->in->probe) {
 			r = track_append(s, json_pack("{s:s, s:s, s:O, s:O, s:s, s:s}", "event", "bisected", "sha",
@@ -376,6 +382,8 @@ int track_soak(struct track_state *s, json_t *rv)
 	}
 	/* nothing finished there: it runs again from nothing */
 	if ((r = statedir_set_aside(res)) < 0)
+		return r;
+	if ((r = track_step(s, rv, "soaking, boot %s", nb)) < 0)
 		return r;
 	if ((r = fileio_mkdir_p(res)) < 0 || (r = fileio_read_regular(base, 1 << 20, &text, &len)) < 0) {
 		log_err("soak of %s: %s: %s", track_str(rv, "name"), r == -ENOENT ? base : res, strerror(-r));
