@@ -6,6 +6,7 @@
 #include "util/macro.h"
 #include "util/markup.h"
 
+#include <math.h>
 #include <string.h>
 
 static json_t *commit_at(json_t *line, size_t i)
@@ -73,6 +74,22 @@ static void ends_text(json_t *doc, FILE *out)
 		(long long)json_integer_value(json_object_get(b, "runs")));
 }
 
+/* The line searched: its good end(s), its bad end, the commits between, the tree. */
+static void line_text(json_t *doc, FILE *out)
+{
+	json_t *g = json_object_get(doc, "good"), *x;
+	size_t i;
+
+	fputs("good end ", out);
+	if (json_is_array(g))
+		json_array_foreach(g, i, x)
+			fprintf(out, "%s%.12s", i ? ", " : "", json_string_value(x) ?: "");
+	else
+		fprintf(out, "%.12s", s_of(doc, "good"));
+	fprintf(out, ", bad end %.12s, %lld commits from one to the other, in %s", s_of(doc, "bad"),
+		(long long)json_integer_value(json_object_get(doc, "line_commits")), s_of(doc, "tree"));
+}
+
 /* The entry of the line's commit at index, or NULL (no runs there). */
 static json_t *commit_of(json_t *doc, json_int_t index)
 {
@@ -136,12 +153,40 @@ static void spent_text(json_t *doc, FILE *out)
 		json_number_value(json_object_get(doc, "seconds")));
 }
 
+static bool not_run(json_t *c)
+{
+	return !json_is_true(json_object_get(c, "skipped")) && !json_integer_value(json_object_get(c, "runs"));
+}
+
+/*
+ * Where a stretch of commits starting at i that were not run, one after
+ * the other with the same posterior, ends (one past); i + 1 when there is
+ * none of 3 or more: 40 rows of nothing become one.
+ */
+static size_t not_run_until(json_t *commits, size_t i)
+{
+	json_t *c = json_array_get(commits, i), *e;
+	size_t k = i + 1;
+
+	if (!not_run(c))
+		return k;
+	while ((e = json_array_get(commits, k)) && not_run(e) &&
+	       json_integer_value(json_object_get(e, "index")) ==
+		       json_integer_value(json_object_get(c, "index")) + (json_int_t)(k - i) &&
+	       fabs(json_number_value(json_object_get(e, "posterior")) -
+		    json_number_value(json_object_get(c, "posterior"))) < 1e-9)
+		k++;
+	return k - i >= 3 ? k : i + 1;
+}
+
 void bisect_output_text(json_t *doc, FILE *out)
 {
 	json_t *c;
 	size_t i;
 
 	verdict_text(doc, out);
+	fputs("\n  ", out);
+	line_text(doc, out);
 	fputs("\n  ", out);
 	spent_text(doc, out);
 	putc('\n', out);
@@ -152,10 +197,22 @@ void bisect_output_text(json_t *doc, FILE *out)
 	}
 	fprintf(out, "  %-5s %-12s %6s %6s %9s  %s\n", "at", "commit", "runs", "fails", "posterior", "subject");
 	json_array_foreach(json_object_get(doc, "commits"), i, c) {
+		size_t end = not_run_until(json_object_get(doc, "commits"), i);
+
+		if (end > i + 1) {
+			fprintf(out, "  %lld-%lld: %zu commits not run, %.4f each\n",
+				(long long)json_integer_value(json_object_get(c, "index")),
+				(long long)json_integer_value(json_object_get(c, "index")) + (long long)(end - i - 1),
+				end - i, json_number_value(json_object_get(c, "posterior")));
+			i = end - 1;
+			continue;
+		}
 		fprintf(out, "  %-5lld %-12.12s ", (long long)json_integer_value(json_object_get(c, "index")),
 			s_of(c, "sha"));
 		if (json_is_true(json_object_get(c, "skipped")))
 			fprintf(out, "%13s", "skipped");
+		else if (!json_integer_value(json_object_get(c, "runs")))
+			fprintf(out, "%13s", "not run");
 		else
 			fprintf(out, "%6lld %6lld", (long long)json_integer_value(json_object_get(c, "runs")),
 				(long long)json_integer_value(json_object_get(c, "fails")));
@@ -189,6 +246,7 @@ void bisect_output_html(json_t *doc, FILE *out)
 	      "padding:2px 6px;text-align:left}.culprit{background:#fdd}.skipped{color:#888}</style></head><body>\n",
 	      out);
 	html_text(out, "<h1 id=\"verdict\">", verdict_text, doc, "</h1>\n");
+	html_text(out, "<p id=\"line\">", line_text, doc, "</p>\n");
 	html_text(out, "<p id=\"spent\">", spent_text, doc, "</p>\n");
 	if (json_is_object(json_object_get(doc, "ends")))
 		html_text(out, "<p id=\"ends\">", ends_text, doc, "</p>\n");
@@ -196,8 +254,20 @@ void bisect_output_html(json_t *doc, FILE *out)
 	      "<th>posterior</th><th>subject</th></tr>\n",
 	      out);
 	json_array_foreach(json_object_get(doc, "commits"), i, c) {
+		size_t end = not_run_until(json_object_get(doc, "commits"), i);
 		bool culprit = false;
 		size_t k;
+
+		if (end > i + 1) {
+			fprintf(out,
+				"<tr class=\"skipped\"><td>%lld-%lld</td><td colspan=\"3\">%zu commits not run</td>"
+				"<td>%.4f each</td><td></td></tr>\n",
+				(long long)json_integer_value(json_object_get(c, "index")),
+				(long long)json_integer_value(json_object_get(c, "index")) + (long long)(end - i - 1),
+				end - i, json_number_value(json_object_get(c, "posterior")));
+			i = end - 1;
+			continue;
+		}
 
 		json_array_foreach(json_object_get(doc, "culprits"), k, d)
 			culprit |= streq(s_of(d, "sha"), s_of(c, "sha"));
@@ -208,6 +278,8 @@ void bisect_output_html(json_t *doc, FILE *out)
 			(long long)json_integer_value(json_object_get(c, "index")), s_of(c, "sha"));
 		if (json_is_true(json_object_get(c, "skipped")))
 			fputs("<td colspan=\"2\">skipped</td>", out);
+		else if (!json_integer_value(json_object_get(c, "runs")))
+			fputs("<td colspan=\"2\">not run</td>", out);
 		else
 			fprintf(out, "<td>%lld</td><td>%lld</td>",
 				(long long)json_integer_value(json_object_get(c, "runs")),
@@ -227,7 +299,14 @@ void bisect_output_html(json_t *doc, FILE *out)
 			fprintf(out, "%s, %lld of %lld runs failed", s_of(d, "phase"),
 				(long long)json_integer_value(json_object_get(d, "fails")),
 				(long long)json_integer_value(json_object_get(d, "runs")));
-		fprintf(out, " (%.0f s)</li>\n", json_number_value(json_object_get(d, "seconds")));
+		fprintf(out, " (%.0f s)", json_number_value(json_object_get(d, "seconds")));
+		/* the probe's own files, beside this page: what it printed, the bundles of its runs */
+		if (json_is_integer(json_object_get(d, "probe")) && !json_is_true(json_object_get(d, "built")))
+			fprintf(out,
+				": <a href=\"probes/%lld/log\">log</a>, <a href=\"probes/%lld/results\">results</a>",
+				(long long)json_integer_value(json_object_get(d, "probe")),
+				(long long)json_integer_value(json_object_get(d, "probe")));
+		fputs("</li>\n", out);
 	}
 	fputs("</ol>\n</body></html>\n", out);
 }
