@@ -162,6 +162,37 @@ static void config_findings(json_t *c, FILE *out)
 	}
 }
 
+/* "userspace: ..." folded at its "; " and ", " into lines of at most 120 columns, the rest indented */
+static void userspace_text(json_t *us, FILE *out)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0, col = 11;
+	FILE *m = open_memstream(&text, &len);
+	const char *p;
+
+	if (!m)
+		return;
+	provenance_text(us, m);
+	fclose(m);
+	fputs("userspace: ", out);
+	for (p = text; p && *p;) {
+		size_t n = strcspn(p, ";,");
+
+		n += p[n] ? 1 : 0; /* the word with its separator */
+		if (col + n > 120 && col > 11) {
+			fputs("\n ", out);
+			col = 1;
+			p += strspn(p, " ");
+			n = strcspn(p, ";,") + 1;
+			n = n > strlen(p) ? strlen(p) : n;
+		}
+		fwrite(p, 1, n, out);
+		col += n;
+		p += n;
+	}
+	fputc('\n', out);
+}
+
 void report_text(json_t *b, FILE *out)
 {
 	json_t *c, *it, *t;
@@ -188,9 +219,7 @@ void report_text(json_t *b, FILE *out)
 		json_is_string(json_object_get(json_object_get(b, "plan"), "seed"))
 			? str(json_object_get(b, "plan"), "seed")
 			: "none (fixed order)");
-	fputs("userspace: ", out);
-	provenance_text(json_object_get(b, "userspace"), out);
-	fputc('\n', out);
+	userspace_text(json_object_get(b, "userspace"), out);
 	json_array_foreach(json_object_get(b, "configs"), i, c) {
 		unsigned counts[TS_MAX] = { 0 };
 		double secs = 0;
