@@ -184,7 +184,8 @@ static void html_rates(json_t *res, FILE *out)
 		fputs("<p>No test failed on either side.</p>\n", out);
 		return;
 	}
-	fprintf(out, "<svg width=\"%d\" height=\"%zu\" role=\"img\" aria-label=\"pass rates\">\n", w, rows * row + 30);
+	fprintf(out, "<svg width=\"%d\" height=\"%zu\" role=\"img\" aria-label=\"pass rates\">\n", w + 130,
+		rows * row + 30);
 	for (int p = 0; p <= 100; p += 25)
 		fprintf(out,
 			"<line x1=\"%d\" y1=\"0\" x2=\"%d\" y2=\"%zu\" class=\"grid\"/><text x=\"%d\" y=\"%zu\" "
@@ -209,9 +210,35 @@ static void html_rates(json_t *res, FILE *out)
 		if (rc >= 0)
 			fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"7\" class=\"cand\"/>\n", left,
 				y + 9, (int)(rc * (w - left - 20)));
+		/* the numbers too: a bar of 0% (failing every run) or none (not run) is no bar at all */
+		fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"ax\">", w + 4, y + 13);
+		if (rb >= 0)
+			fprintf(out, "%.0f%%", rb * 100);
+		else
+			fputs("not run", out);
+		fputs(" / ", out);
+		if (rc >= 0)
+			fprintf(out, "%.0f%%", rc * 100);
+		else
+			fputs("not run", out);
+		fputs("</text>\n", out);
 		rows++;
 	}
 	fputs("</svg>\n", out);
+}
+
+/* The 1, 2 or 5 times a power of ten nearest v at or above it (up) or at or below it. */
+static double nice_step(double v, bool up)
+{
+	double d = pow(10, floor(log10(v))), best = up ? 10 * d : d;
+
+	for (int k = 0; k < 3; k++) {
+		double c = (k == 0 ? 1 : k == 1 ? 2 : 5) * d;
+
+		if (up ? c >= v * (1 - 1e-12) && c < best : c <= v * (1 + 1e-12) && c > best)
+			best = c;
+	}
+	return best;
 }
 
 /* Mean durations, baseline (x) against candidate (y), log scales: every test a dot. */
@@ -235,19 +262,43 @@ static void html_durations(json_t *res, FILE *out)
 		fputs("<p>No test ran on both sides.</p>\n", out);
 		return;
 	}
-	lo = log10(lo) - 0.1;
-	hi = log10(hi) + 0.1;
-	fprintf(out, "<svg width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"durations\">\n", size + pad,
-		size + pad);
+	/* from the 1, 2 or 5 of a decade at or below the fastest to the one at or above the slowest: ticks at both ends
+	 */
+	lo = log10(nice_step(lo, false));
+	hi = log10(nice_step(hi, true));
+	if (hi - lo < 0.3)
+		hi = lo + log10(2.5);
+	fprintf(out,
+		"<svg width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"durations\"><g "
+		"transform=\"translate(0,10)\">\n",
+		size + pad + 10, size + pad + 30);
+	/* the axes, the diagonal (the same on both), a tick at 1, 2 and 5 of each decade, the axes' names */
+	fprintf(out,
+		"<line x1=\"%d\" y1=\"0\" x2=\"%d\" y2=\"%d\" class=\"axis\"/><line x1=\"%d\" y1=\"%d\" "
+		"x2=\"%d\" y2=\"%d\" class=\"axis\"/>\n",
+		pad, pad, size, pad, size, size + pad, size);
 	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"0\" class=\"grid\"/>\n", pad, size, size + pad);
-	for (int e = (int)ceil(lo); e <= (int)floor(hi); e++) {
-		int x = pad + (int)((e - lo) / (hi - lo) * size), y = size - (int)((e - lo) / (hi - lo) * size);
+	for (int e = (int)floor(lo); e <= (int)ceil(hi); e++)
+		for (int k = 0; k < 3; k++) {
+			double v = (k == 0 ? 1 : k == 1 ? 2 : 5) * pow(10, e), l = log10(v);
+			int x = pad + (int)((l - lo) / (hi - lo) * size), y = size - (int)((l - lo) / (hi - lo) * size);
 
-		fprintf(out,
-			"<text x=\"%d\" y=\"%d\" class=\"ax\">%gs</text><text x=\"0\" y=\"%d\" "
-			"class=\"ax\">%gs</text>\n",
-			x - 8, size + 14, pow(10, e), y + 4, pow(10, e));
-	}
+			if (l < lo || l > hi)
+				continue;
+			fprintf(out,
+				"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"axis\"/><line x1=\"%d\" "
+				"y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"axis\"/>",
+				x, size, x, size + 4, pad - 4, y, pad, y);
+			fprintf(out,
+				"<text x=\"%d\" y=\"%d\" class=\"ax\">%gs</text><text x=\"0\" y=\"%d\" "
+				"class=\"ax\">%gs</text>",
+				x - 8, size + 14, v, y + 4, v);
+			fputc('\n', out);
+		}
+	fprintf(out,
+		"<text x=\"%d\" y=\"%d\" class=\"lbl\">baseline mean duration (s, log)</text>"
+		"<text x=\"%d\" y=\"12\" class=\"lbl\">candidate mean duration (s, log)</text>\n",
+		pad + size / 2 - 90, size + 32, pad + 6);
 	json_array_foreach(json_object_get(res, "tests"), i, t) {
 		double a = json_real_value(json_object_get(json_object_get(t, "baseline"), "duration_mean"));
 		double b = json_real_value(json_object_get(json_object_get(t, "candidate"), "duration_mean"));
@@ -262,7 +313,7 @@ static void html_durations(json_t *res, FILE *out)
 		markup_escape(out, compare_str(t, "test"));
 		fprintf(out, ": %.2fs / %.2fs</title></circle>\n", a, b);
 	}
-	fputs("</svg>\n", out);
+	fputs("</g></svg>\n", out);
 }
 
 void compare_html(json_t *res, FILE *out)
@@ -276,7 +327,9 @@ void compare_html(json_t *res, FILE *out)
 	      "td:last-child{white-space:normal;min-width:24em}.grid{stroke:#ddd}.ax{font-size:10px;fill:#666}"
 	      ".lbl{font-size:12px}.base{fill:#7a9cc6}.cand{fill:#e08a3c}circle{fill:#999}circle.regression,"
 	      "td.regression{fill:#c00;color:#c00;font-weight:bold}circle.flaky{fill:#e0a000}circle.fixed{fill:#090}"
-	      "circle.failing{fill:#600}.how{color:#444;font-size:90%;margin-top:2px}.how "
+	      "circle.failing{fill:#600}.axis{stroke:#444}.lbl.flaky,td.flaky{fill:#a06d00;color:#a06d00}"
+	      ".lbl.fixed,td.fixed{fill:#090;color:#090}.lbl.failing,td.failing{fill:#600;color:#600}.how{color:#444;"
+	      "font-size:90%;margin-top:2px}.how "
 	      "code{white-space:pre-wrap}.key span{display:inline-block;width:12px;height:8px;margin:0 4px}</style>"
 	      "</head><body>\n<h1>fsagent compare</h1>\n",
 	      out);
@@ -337,11 +390,17 @@ void compare_html(json_t *res, FILE *out)
 	}
 	fputs("</table>\n<h2>Pass rate per test</h2>\n<p class=\"key\"><span class=\"base\" "
 	      "style=\"background:#7a9cc6\">"
-	      "</span>baseline <span style=\"background:#e08a3c\"></span>candidate (tests that failed anywhere)</p>\n",
+	      "</span>baseline <span style=\"background:#e08a3c\"></span>candidate (tests that failed anywhere; the "
+	      "numbers at the right: baseline / candidate)</p>\n",
 	      out);
 	html_rates(res, out);
 	fputs("<h2>Mean duration per test</h2>\n<p>baseline across, candidate up; above the diagonal is slower on the "
-	      "candidate.</p>\n",
+	      "candidate.</p>\n<p class=\"key\"><svg width=\"10\" height=\"10\"><circle cx=\"5\" cy=\"5\" r=\"3\" "
+	      "class=\"regression\"/></svg> regression <svg width=\"10\" height=\"10\"><circle cx=\"5\" cy=\"5\" "
+	      "r=\"3\" class=\"flaky\"/></svg> flaky <svg width=\"10\" height=\"10\"><circle cx=\"5\" cy=\"5\" "
+	      "r=\"3\" class=\"fixed\"/></svg> fixed <svg width=\"10\" height=\"10\"><circle cx=\"5\" cy=\"5\" "
+	      "r=\"3\" class=\"failing\"/></svg> failing <svg width=\"10\" height=\"10\"><circle cx=\"5\" "
+	      "cy=\"5\" r=\"3\"/></svg> pass or not comparable</p>\n",
 	      out);
 	html_durations(res, out);
 	fputs("</body></html>\n", out);
