@@ -318,10 +318,12 @@ int coverage_diff_html(const struct coverage_diff *cd, FILE *out)
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>fsagent coverage --diff</title>\n<style>"
 	      "body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
 	      "padding:1px 6px;text-align:left;vertical-align:top}.src{font-family:monospace;white-space:pre}"
-	      ".hit{background:#dfd}.miss{background:#fdd}.plain{color:#666}</style></head><body>\n<h1 id=\"summary\">",
+	      ".hit{background:#dfd}.miss{background:#fdd}.plain{color:#666}#summary{font-size:110%;overflow-wrap:"
+	      "anywhere}"
+	      "</style></head><body>\n<h1>fsagent coverage --diff</h1>\n<p id=\"summary\">",
 	      out);
 	markup_escape(out, summary ? summary : "");
-	fputs("</h1>\n<h2>Tests reaching the change</h2>\n<table id=\"tests\"><tr><th>test</th><th>changed lines "
+	fputs("</p>\n<h2>Tests reaching the change</h2>\n<table id=\"tests\"><tr><th>test</th><th>changed lines "
 	      "reached</th><th>seconds</th><th>in the group</th></tr>\n",
 	      out);
 	json_array_foreach(json_object_get(res, "tests"), i, e) {
