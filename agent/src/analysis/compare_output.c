@@ -153,13 +153,8 @@ void compare_why_html(json_t *test, FILE *out)
 	markup_escape(out, *compare_str(side, "why") ? compare_str(side, "why") : "failed");
 	fputs("</code>", out);
 	if (*(a = compare_str(side, "artifact"))) {
-		const char *base = strrchr(a, '/');
-
-		fputs(" <a href=\"", out);
-		markup_escape(out, a);
-		fputs("\">", out);
-		markup_escape(out, base ? base + 1 : a);
-		fputs("</a>", out);
+		fputc(' ', out);
+		markup_file_link(out, a);
 	}
 	fputs("</div>", out);
 }

@@ -75,16 +75,13 @@ static void regressions(FILE *out, json_t *rv)
 		}
 		/* how it failed on the candidate, first, and the file to read */
 		if (*s_of(g, "why")) {
-			const char *a = s_of(g, "artifact"), *base = strrchr(a, '/');
+			const char *a = s_of(g, "artifact");
 
 			fputs("<div class=\"how\">", out);
 			esc(out, s_of(g, "why"));
 			if (*a) {
-				fputs(" <a href=\"", out);
-				esc(out, a);
-				fputs("\">", out);
-				esc(out, base ? base + 1 : a);
-				fputs("</a>", out);
+				fputc(' ', out);
+				markup_file_link(out, a);
 			}
 			fputs("</div>", out);
 		}

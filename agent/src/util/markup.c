@@ -4,6 +4,8 @@
  */
 #include "util/markup.h"
 
+#include <string.h>
+
 void markup_escape(FILE *out, const char *s)
 {
 	for (; s && *s; s++)
@@ -18,4 +20,15 @@ void markup_escape(FILE *out, const char *s)
 			else
 				fputc(*s, out);
 		}
+}
+
+void markup_file_link(FILE *out, const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	fputs("<a href=\"", out);
+	markup_escape(out, path);
+	fputs("\">", out);
+	markup_escape(out, base ? base + 1 : path);
+	fputs("</a>", out);
 }

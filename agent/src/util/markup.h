@@ -9,3 +9,6 @@
 #include <stdio.h>
 
 void markup_escape(FILE *out, const char *s);
+
+/* A link to a file by its name: <a href="PATH">NAME</a>, both escaped. */
+void markup_file_link(FILE *out, const char *path);
