@@ -61,12 +61,13 @@ int track_bisect(struct track_state *s, json_t *rv);
 /* One soak boot of rv's kernel. */
 int track_soak(struct track_state *s, json_t *rv);
 /*
- * rv in words (owned), for the terminal and --notify; --notify run with it
- * (within --notify-timeout). Returns 0 when it ran (whatever its exit
- * status: logged), -ENOENT without --notify, -ETIME when stopped at its
- * limit (said), or -errno.
+ * rv in words (owned), for the terminal and --notify; --notify run with
+ * text, kept in rv's folder as file (each kind of notification its own file,
+ * none overwriting another's), within --notify-timeout. Returns 0 when it ran
+ * (whatever its exit status: logged), -ENOENT without --notify, -ETIME when
+ * stopped at its limit (said), or -errno.
  */
 char *track_summary(json_t *rv);
-int track_notify(struct track_state *s, json_t *rv, const char *what, const char *text);
+int track_notify(struct track_state *s, json_t *rv, const char *what, const char *file, const char *text);
 /* The revision's notification (its words, what: "done") sent and, once it ran, recorded. Returns 0 or -errno. */
 int track_notify_done(struct track_state *s, json_t *rv, const char *text);

@@ -79,41 +79,57 @@ static void fetch(struct track_state *s, unsigned *wait)
 }
 
 /*
- * One soak boot of rv; the first failure of a test in its soak told with
- * --notify. Returns 0, 1 when the runner failed (the next boot waits an
- * interval), or -errno.
+ * One soak boot of rv. Each test's first failure in its soak is said; those
+ * its qualification never saw fail are news, told with --notify once for the
+ * boot (the batch in soak-boot-N.txt). Returns 0, 1 when the runner failed
+ * (the next boot waits an interval), or -errno.
  */
 static int soak(struct track_state *s, json_t *rv)
 {
 	json_t *boots, *boot, *f;
 	size_t i, seen_before = json_array_size(json_object_get(json_object_get(rv, "soak"), "findings"));
-	int r = track_soak(s, rv), ex;
+	int r = track_soak(s, rv), ex, news = 0;
+	_cleanup_free_ char *batch = NULL;
+	size_t len = 0;
+	FILE *out;
+	char file[64];
 
 	if (r < 0)
 		return r;
 	boots = json_object_get(json_object_get(rv, "soak"), "boots");
 	boot = json_array_get(boots, json_array_size(boots) - 1);
 	ex = (int)json_integer_value(json_object_get(boot, "exit"));
+	if (!(out = open_memstream(&batch, &len)))
+		return -ENOMEM;
+	fprintf(out, "%s (%.12s): soak boot %lld found what its qualification never saw fail (seed %lld):\n",
+		track_str(rv, "name"), track_str(rv, "sha"), json_integer_value(json_object_get(boot, "boot")),
+		json_integer_value(json_object_get(boot, "seed")));
 	json_array_foreach(json_object_get(json_object_get(rv, "soak"), "findings"), i, f) {
-		_cleanup_free_ char *text = NULL;
+		bool seen = json_is_true(json_object_get(f, "in_qualification"));
 
 		if (i < seen_before || !json_is_true(json_object_get(f, "first")))
 			continue;
-		if (asprintf(&text,
-			     "%s (%.12s): the soak found %s %s failing (%lld of %lld runs, boot %lld, seed %lld)%s\n",
-			     track_str(rv, "name"), track_str(rv, "sha"), track_str(f, "config"), track_str(f, "test"),
-			     json_integer_value(json_object_get(f, "failures")),
-			     json_integer_value(json_object_get(f, "runs")),
-			     json_integer_value(json_object_get(f, "boot")),
-			     json_integer_value(json_object_get(f, "seed")),
-			     json_is_true(json_object_get(f, "in_qualification"))
-				     ? ""
-				     : ": its qualification never saw it fail") < 0)
-			return -ENOMEM;
-		track_say("%s", text);
-		fflush(stdout);
-		track_notify(s, rv, "soak finding", text);
+		track_say("%s (%.12s): the soak found %s %s failing (%lld of %lld runs, boot %lld, seed %lld)%s\n",
+			  track_str(rv, "name"), track_str(rv, "sha"), track_str(f, "config"), track_str(f, "test"),
+			  json_integer_value(json_object_get(f, "failures")),
+			  json_integer_value(json_object_get(f, "runs")),
+			  json_integer_value(json_object_get(f, "boot")),
+			  json_integer_value(json_object_get(f, "seed")),
+			  seen ? ": its qualification saw it fail too (not told)"
+			       : ": its qualification never saw it fail");
+		if (seen)
+			continue;
+		news++;
+		fprintf(out, "  %s %s: %lld of %lld runs failed\n", track_str(f, "config"), track_str(f, "test"),
+			json_integer_value(json_object_get(f, "failures")),
+			json_integer_value(json_object_get(f, "runs")));
 	}
+	fflush(stdout);
+	if (fclose(out) != 0)
+		return -ENOMEM;
+	snprintf(file, sizeof(file), "soak-boot-%lld.txt", json_integer_value(json_object_get(boot, "boot")));
+	if (news)
+		track_notify(s, rv, "soak finding", file, batch);
 	return ex == 0 || ex == 1 || ex == 4 ? 0 : 1;
 }
 

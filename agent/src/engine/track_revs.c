@@ -183,7 +183,7 @@ int track_look(struct track_state *s)
 					     "%s: the tag moved from %.12s to %.12s after it was taken; its "
 					     "verdicts are %.12s's\n",
 					     list[i], track_str(rv, "sha"), sha_now, track_str(rv, "sha")) > 0)
-					track_notify(s, rv, "tag moved", text);
+					track_notify(s, rv, "tag moved", "tag-moved.txt", text);
 			}
 		}
 		for (int i = from + 1; i < n && r == 0; i++) {

@@ -459,18 +459,20 @@ char *track_summary(json_t *rv)
 	return text;
 }
 
-int track_notify(struct track_state *s, json_t *rv, const char *what, const char *text)
+int track_notify(struct track_state *s, json_t *rv, const char *what, const char *file, const char *text)
 {
 	char path[PATH_MAX], status[PATH_MAX], log[PATH_MAX];
 	_cleanup_free_ char *e_rev = NULL, *e_sha = NULL, *e_verdict = NULL, *e_sum = NULL, *e_status = NULL;
 	int st = 0, r;
 
+	/* the words are kept whether or not anyone is told */
+	if ((r = fileio_pathf(path, "%s/%s", track_str(rv, "dir"), file)) < 0 ||
+	    (r = fileio_write_atomic(path, text, strlen(text))) < 0)
+		return r;
 	if (!s->in->notify)
 		return -ENOENT;
-	if ((r = fileio_pathf(path, "%s/summary.txt", track_str(rv, "dir"))) < 0 ||
-	    (r = fileio_pathf(status, "%s/status.json", s->in->dir)) < 0 ||
-	    (r = fileio_pathf(log, "%s/notify.log", track_str(rv, "dir"))) < 0 ||
-	    (r = fileio_write_atomic(path, text, strlen(text))) < 0)
+	if ((r = fileio_pathf(status, "%s/status.json", s->in->dir)) < 0 ||
+	    (r = fileio_pathf(log, "%s/notify.log", track_str(rv, "dir"))) < 0)
 		return r;
 	if (asprintf(&e_rev, "FSAGENT_TRACK_REV=%s", track_str(rv, "name")) < 0 ||
 	    asprintf(&e_sha, "FSAGENT_TRACK_SHA=%s", track_str(rv, "sha")) < 0 ||
@@ -492,7 +494,7 @@ int track_notify(struct track_state *s, json_t *rv, const char *what, const char
 
 int track_notify_done(struct track_state *s, json_t *rv, const char *text)
 {
-	int r = track_notify(s, rv, "done", text);
+	int r = track_notify(s, rv, "done", "summary.txt", text);
 
 	if (r == -ENOENT || r == -ETIME)
 		return 0;
