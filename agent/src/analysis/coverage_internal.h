@@ -50,5 +50,13 @@ bool coverage_test_reached(const struct coverage_test *t, uint32_t id);
 /* Text from a diff or the coverage data as JSON: bytes that are not UTF-8 become '?'. NULL on no memory. */
 json_t *coverage_text_json(const char *s, size_t len);
 
+/* A line gcov instruments (file, line, its function or NULL) into c; reached (count > 0) by t when t. 0 or -ENOMEM. */
+int coverage_add_line_of(struct coverage *c, struct coverage_test *t, const char *file, long long line, const char *fn,
+			 long long count);
+
+/* One test record's saved coverage (abs: its directory, absent when it touched nothing) into t, through gcov. */
+int coverage_gcov_test(struct coverage *c, struct coverage_test *t, const char *abs, const char *build,
+		       const char *gcov_tool, char *err, size_t es);
+
 /* A gcov file name relative to the source root (as a diff names it). */
 const char *coverage_rel(const struct coverage *c, const char *file);

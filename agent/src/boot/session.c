@@ -3,6 +3,7 @@
  * The boot-time run session (see session.h).
  */
 #include "boot/session.h"
+#include "boot/session_internal.h"
 #include "boot/crash.h"
 #include "model/bundle.h"
 #include "model/console.h"
@@ -15,7 +16,6 @@
 #include "model/plan.h"
 #include "model/plan_resolve.h"
 #include "boot/results.h"
-#include "boot/shell.h"
 #include "run/run.h"
 #include "run/runner.h"
 #include "util/fileio.h"
@@ -34,34 +34,7 @@
 _Static_assert(SESSION_FAILED != RUNNER_UNKILLABLE && SESSION_NOTHING_RAN != RUNNER_UNKILLABLE,
 	       "session outcomes collide with RUNNER_UNKILLABLE");
 
-#define CRASH_LOOP_BOOTS 3	       /* boots in a row without a new result before a run stops */
-#define FSAGENT_RUN_DIR "/run/fsagent" /* tmpfs: what check reads this boot */
-
-struct progress {
-	const char *results;
-	const char *run_id;
-	char dir[PATH_MAX];
-	int boots, stalled;
-	size_t recorded;
-};
-
-struct session {
-	struct progress pg;
-	const struct boot_config *cfg;
-	struct inventory *inv;
-	const char *results;
-	char run_id[64];
-	const struct plan *plan;
-	const char *catalog;
-	char host_options[PATH_MAX]; /* every config's section, kept beside the bundle */
-	char **config_files;	     /* per run_config: a file with its section only, for check */
-	char rbase[PATH_MAX];	     /* check's RESULT_BASE: the bundle's fstests/ */
-	char cur[PATH_MAX];	     /* <results>/current-run: the run a crash resumes */
-	struct fs_config *fsc;	     /* per run_config */
-	struct loopback *server;     /* the running config's NFS or SMB server, or NULL */
-	struct run_config *rc;
-	size_t n;
-};
+#define CRASH_LOOP_BOOTS 3 /* boots in a row without a new result before a run stops */
 
 /* Apply one plan source if it exists; a bad one fills err. */
 static int apply_plan_file(struct plan *p, const char *path, const char *source, char *err, size_t es)
@@ -78,7 +51,7 @@ static int apply_plan_file(struct plan *p, const char *path, const char *source,
 	return plan_apply_file(p, source, buf, err, es);
 }
 
-static int load_plan(struct plan *p, const struct boot_config *cfg, const char *results, char *err, size_t es)
+int session_load_plan(struct plan *p, const struct boot_config *cfg, const char *results, char *err, size_t es)
 {
 	char path[PATH_MAX];
 	int r;
@@ -179,7 +152,7 @@ static void ext_driver(const struct session *s, const struct fs_config *c, char 
 }
 
 /* Format the test device, check it mounts, and write the config's section. */
-static int prepare(void *data, const struct run_config *rc, char *why, size_t size)
+int session_prepare(void *data, const struct run_config *rc, char *why, size_t size)
 {
 	struct session *s = data;
 	struct fs_config *c = NULL;
@@ -339,7 +312,7 @@ static int open_run(struct session *s, struct plan *plan, struct bundle *b, char
 }
 
 /* The plan's configs from the catalog, each with its run_config and fstests section. Returns 0 or -errno. */
-static int load_configs(struct session *s, char ***sections, char *err, size_t es)
+int session_load_configs(struct session *s, char ***sections, char *err, size_t es)
 {
 	char **names = NULL;
 	int r = catalog_expand(s->catalog, s->plan->configs, &names, err, es);
@@ -431,7 +404,7 @@ static int execute(struct session *s, struct bundle *b, const struct plan_files 
 			       .durations = files->durations,
 			       .configs = s->rc,
 			       .n_configs = s->n,
-			       .prepare = prepare,
+			       .prepare = session_prepare,
 			       .after_test = after_test,
 			       .data = s };
 	char dst[PATH_MAX + 32];
@@ -470,8 +443,8 @@ static int execute(struct session *s, struct bundle *b, const struct plan_files 
 	return r;
 }
 
-/* What load_configs gave the session, and the section names. */
-static void session_release(struct session *s, char **sections)
+/* What session_load_configs gave the session, and the section names. */
+void session_release(struct session *s, char **sections)
 {
 	for (size_t i = 0; s->fsc && i < s->n; i++)
 		fs_config_release(&s->fsc[i]);
@@ -498,7 +471,7 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 	r = plan_init(&plan);
 	if (r < 0)
 		return r;
-	pr = load_plan(&plan, cfg, results, err, sizeof(err));
+	pr = session_load_plan(&plan, cfg, results, err, sizeof(err));
 	if (pr == 0 && !plan.configs[0]) {
 		plan_release(&plan);
 		/* no configs: this boot was for the inventory alone */
@@ -520,7 +493,7 @@ int session_run(const struct boot_config *cfg, struct inventory *inv, const char
 	s.plan = &plan;
 	snprintf(s.host_options, sizeof(s.host_options), "%s/fstests.config", FSAGENT_RUN_DIR);
 	/* never a run on a misread plan: record the error and stop */
-	if (pr < 0 || load_configs(&s, &sections, err, sizeof(err)) < 0) {
+	if (pr < 0 || session_load_configs(&s, &sections, err, sizeof(err)) < 0) {
 		bundle_set(&b, "error", json_string(err));
 		bundle_finish(&b, "error");
 		snprintf(summary, ss, "%s", err);
@@ -546,88 +519,4 @@ out:
 	bundle_release(&b);
 	plan_release(&plan);
 	return r;
-}
-
-/* The shell's lines: config, devices, how to run a test, how to leave. */
-static void shell_banner(const struct session *s, bool ready, const char *status, char *buf, size_t size)
-{
-	if (!ready)
-		snprintf(buf, size,
-			 "fsagent shell: no config prepared (fsagent-qemu -c CONFIG --shell); exit powers off");
-	else
-		snprintf(buf, size,
-			 "fsagent shell: config %s, section %s (HOST_OPTIONS=%s)\r\n"
-			 "fsagent shell: %s\r\n"
-			 "fsagent shell: ./check generic/001 runs a test; exit powers off",
-			 s->fsc[0].name, s->rc[0].section, s->config_files[0], status);
-}
-
-int session_shell(const struct boot_config *cfg, struct inventory *inv, const char *results, void (*settle)(void),
-		  char *summary, size_t ss)
-{
-	static const char head[] = "# written by fsagent for a shell\n";
-	struct session s = {
-		.cfg = cfg, .inv = inv, .results = results, .catalog = cfg->catalog ? cfg->catalog : SESSION_CATALOG
-	};
-	const char *fstests = cfg->fstests ? cfg->fstests : SESSION_FSTESTS;
-	char err[512] = "", why[512] = "", banner[1536], hopt[PATH_MAX + 16], ps1[128], cfgenv[96], **sections = NULL;
-	const char *env[4] = { NULL };
-	struct plan plan;
-	bool ready;
-	int r;
-
-	r = plan_init(&plan);
-	if (r < 0)
-		return r;
-	s.plan = &plan;
-	snprintf(s.pg.dir, sizeof(s.pg.dir), "%s/shell", results);
-	snprintf(s.host_options, sizeof(s.host_options), "%s/fstests.config", FSAGENT_RUN_DIR);
-	fileio_mkdir_p(s.pg.dir);
-	fileio_mkdir_p(FSAGENT_RUN_DIR);
-	fileio_write_atomic(s.host_options, head, strlen(head));
-	r = load_plan(&plan, cfg, results, err, sizeof(err));
-	if (r == 0)
-		r = load_configs(&s, &sections, err, sizeof(err));
-	if (settle)
-		settle();
-	ready = r == 0 && s.n > 0;
-	if (r < 0) {
-		snprintf(why, sizeof(why), "the plan: %s", err);
-	} else if (ready) {
-		/* the first config, prepared as a run prepares it, its test device then mounted to look at */
-		r = prepare(&s, &s.rc[0], err, sizeof(err));
-		if (r == 0 && s.fsc[0].export_fstype[0]) {
-			snprintf(why, sizeof(why), "the guest's %s server exports %s and %s (%s); check mounts them",
-				 s.fsc[0].fstype, CATALOG_EXPORT_TEST, CATALOG_EXPORT_SCRATCH, s.fsc[0].export_fstype);
-		} else if (r == 0) {
-			const struct role_slot *test = roles_get(&inv->roles, catalog_test_role(&s.fsc[0]));
-			const char *dev =
-				test && !(s.fsc[0].devices & CAT_DEV_NONE) ? test->dev->devnode : s.fsc[0].fstype;
-
-			r = mount_device(dev, "/mnt/test", s.fsc[0].fstype, NULL);
-			snprintf(why, sizeof(why), "TEST_DEV %s %s (%s)%s", dev,
-				 s.fsc[0].devices & CAT_DEV_NONE ? "needs no device" : "formatted", s.fsc[0].fstype,
-				 r == 0 ? " and mounted on /mnt/test" : ", check mounts it");
-		} else {
-			snprintf(why, sizeof(why), "config %s not prepared: %s", s.fsc[0].name,
-				 *err ? err : strerror(-r));
-		}
-		snprintf(hopt, sizeof(hopt), "HOST_OPTIONS=%s", s.config_files[0]);
-		snprintf(cfgenv, sizeof(cfgenv), "FSAGENT_CONFIG=%s", s.fsc[0].name);
-		env[0] = hopt;
-		env[1] = cfgenv;
-	}
-	snprintf(ps1, sizeof(ps1), "PS1=fsagent %s:\\w# ", ready ? s.rc[0].section : "");
-	env[ready ? 2 : 0] = ps1;
-	shell_banner(&s, ready, why, banner, sizeof(banner));
-	if (!ready && *why)
-		snprintf(banner + strlen(banner), sizeof(banner) - strlen(banner), "\r\nfsagent shell: %s", why);
-	r = shell_run(access(fstests, X_OK) == 0 ? fstests : "/", env, banner);
-	mount_umount("/mnt/test");
-	mount_umount("/mnt/scratch");
-	loopback_stop(s.server);
-	snprintf(summary, ss, "shell: exit status %d", r);
-	session_release(&s, sections);
-	plan_release(&plan);
-	return r < 0 ? r : 0;
 }

@@ -6,6 +6,7 @@
  */
 #include "engine/bisect_loop.h"
 #include "engine/bisect_line.h"
+#include "engine/bisect_runs.h"
 #include "engine/build.h"
 #include "analysis/bisect_output.h"
 #include "analysis/compare.h"
@@ -32,170 +33,18 @@
 #include <time.h>
 #include <unistd.h>
 
-struct state {
-	struct bisect_run *in;
-	json_t *line;	  /* line.json */
-	json_t *commits;  /* line.json's commits: [0] the good end, last the bad end */
-	struct bisect *b; /* the engine, fed every recorded run */
-	json_t *log;	  /* runs.jsonl's records, in order */
-	unsigned long runs, kernels, probes;
-	double seconds;
-	int bundles; /* the probe's kind, once a call showed it: 1 leaves bundles, 0 is one run a call, -1 unknown */
-};
-
-static const char *sha_of(struct state *s, size_t i)
-{
-	return json_string_value(json_object_get(json_array_get(s->commits, i), "sha"));
-}
-
-/* ---- the record ---------------------------------------------------------- */
-
-static int index_of(struct state *s, const char *sha)
-{
-	for (size_t i = 0; i < json_array_size(s->commits); i++)
-		if (streq(sha_of(s, i), sha))
-			return (int)i;
-	return -1;
-}
-
-/* One record into the engine and the counts (checked by take_line, or made here). */
-static void take(struct state *s, json_t *rec)
-{
-	int i = index_of(s, json_string_value(json_object_get(rec, "commit")) ?: "");
-	json_t *v;
-
-	if (i < 0)
-		return;
-	if ((v = json_object_get(rec, "runs"))) {
-		bisect_record(s->b, (size_t)i, (unsigned)json_integer_value(v),
-			      (unsigned)json_integer_value(json_object_get(rec, "fails")));
-		s->runs += (unsigned long)json_integer_value(v);
-	}
-	if (json_object_get(rec, "skip"))
-		bisect_skip(s->b, (size_t)i);
-	if (json_is_true(json_object_get(rec, "built")))
-		s->kernels++;
-	if ((v = json_object_get(rec, "probe")) && (unsigned long)json_integer_value(v) >= s->probes)
-		s->probes = (unsigned long)json_integer_value(v) + 1;
-	if (json_is_boolean(json_object_get(rec, "bundles")))
-		s->bundles = json_is_true(json_object_get(rec, "bundles"));
-	s->seconds += json_number_value(json_object_get(rec, "seconds"));
-	json_array_append(s->log, rec);
-}
-
-/*
- * What is wrong with a record of DIR/runs.jsonl, or NULL: its key, and the
- * fault in words. Counts are integers from 0 to 2^31 (fails <= runs, a
- * commit's total too), probes numbered upwards, each once.
- */
-static const char *bad_record(struct state *s, json_t *rec, const char **key)
-{
-	int i = index_of(s, json_string_value(json_object_get(rec, "commit")) ?: "");
-	json_int_t runs = 0, fails = 0, probe = 0;
-	json_t *skip = json_object_get(rec, "skip"), *built = json_object_get(rec, "built"),
-	       *secs = json_object_get(rec, "seconds");
-	int rr = jnum_count(json_object_get(rec, "runs"), JNUM_COUNT_MAX, &runs);
-	int rf = jnum_count(json_object_get(rec, "fails"), runs, &fails);
-	int rp = jnum_count(json_object_get(rec, "probe"), JNUM_COUNT_MAX, &probe);
-
-	*key = "commit";
-	if (i < 0)
-		return "not a commit of this bisection's line";
-	*key = "runs";
-	if (rr == -EBADMSG)
-		return JNUM_COUNT_WHY;
-	if (bisect_runs(s->b, (size_t)i) + runs > JNUM_COUNT_MAX)
-		return "the commit's runs add up to more than 2147483648";
-	*key = "fails";
-	if (rr == 0 && rf < 0)
-		return "not an integer from 0 to the record's runs";
-	if (rr < 0 && rf != -ENOENT)
-		return "fails without runs";
-	*key = "probe";
-	if (rp == -EBADMSG)
-		return JNUM_COUNT_WHY;
-	if (rp == 0 && (unsigned long)probe < s->probes)
-		return "a probe recorded before (each probe has one record, numbered upwards)";
-	*key = "skip";
-	if (skip && !json_is_string(skip))
-		return "not a reason";
-	*key = "built";
-	if (built && !json_is_boolean(built))
-		return "not true or false";
-	*key = "bundles";
-	if (json_object_get(rec, "bundles") && !json_is_boolean(json_object_get(rec, "bundles")))
-		return "not true or false";
-	*key = "seconds";
-	if (secs && (!json_is_number(secs) || json_number_value(secs) < 0))
-		return "not a number of seconds";
-	return NULL;
-}
-
-/* One line of DIR/runs.jsonl back: a bad one refused, naming file, line and key. */
-static int take_line(void *ctx, json_t *rec, const char *path, unsigned line)
-{
-	struct state *s = ctx;
-	const char *key = "commit", *why = json_is_object(rec) ? bad_record(s, rec, &key) : "not an object";
-
-	if (why) {
-		log_err("%s:%u: not a record of this bisection: key '%s': %s", path, line, key, why);
-		return -EBADMSG;
-	}
-	take(s, rec);
-	return 0;
-}
-
-/* The ends' runs from a qualification (line.json's ends) into the engine; not this bisection's runs. */
-static void take_ends(struct state *s)
-{
-	json_t *e = json_object_get(s->line, "ends"), *g = json_object_get(e, "good"), *b = json_object_get(e, "bad");
-
-	if (!e)
-		return;
-	bisect_record(s->b, 0, (unsigned)json_integer_value(json_object_get(g, "runs")),
-		      (unsigned)json_integer_value(json_object_get(g, "fails")));
-	bisect_record(s->b, json_array_size(s->commits) - 1, (unsigned)json_integer_value(json_object_get(b, "runs")),
-		      (unsigned)json_integer_value(json_object_get(b, "fails")));
-	printf("the ends' runs from %s: the good end failed %lld of %lld, the bad end %lld of %lld\n",
-	       json_string_value(json_object_get(e, "from")),
-	       (long long)json_integer_value(json_object_get(g, "fails")),
-	       (long long)json_integer_value(json_object_get(g, "runs")),
-	       (long long)json_integer_value(json_object_get(b, "fails")),
-	       (long long)json_integer_value(json_object_get(b, "runs")));
-}
-
-/* DIR/runs.jsonl read back (a probe's runs cut off with its record come back from its bundles: recover) */
-static int replay(struct state *s)
-{
-	char path[PATH_MAX];
-	int r = fileio_pathf(path, "%s/runs.jsonl", s->in->dir);
-
-	return r < 0 ? r : jsonl_replay(path, take_line, s);
-}
-
-/* rec appended to DIR/runs.jsonl and fsync'd, then taken. Returns 0 or -errno (logged). */
-static int append(struct state *s, json_t *rec)
-{
-	char path[PATH_MAX];
-	int r = fileio_pathf(path, "%s/runs.jsonl", s->in->dir);
-
-	if (r == 0 && (r = jsonl_append(path, rec)) == 0)
-		take(s, rec);
-	return r;
-}
-
 /* ---- builds and probes ----------------------------------------------------- */
 
-static unsigned long call_limit(const struct state *s, unsigned long limit, bool *by_time);
+static unsigned long call_limit(const struct bisect_state *s, unsigned long limit, bool *by_time);
 
 /*
  * commit i's kernel, built unless built before. Returns 0 built, 1 not built
  * (recorded: cannot be built, or stopped where --max-time ran out), or -errno.
  */
-static int build(struct state *s, size_t i, char *kdir)
+static int build(struct bisect_state *s, size_t i, char *kdir)
 {
 	char dir[PATH_MAX], log[PATH_MAX], why[512];
-	const char *sha = sha_of(s, i);
+	const char *sha = bisect_runs_sha(s, i);
 	double t0 = utctime_monotonic();
 	size_t k;
 	json_t *rec;
@@ -221,7 +70,7 @@ static int build(struct state *s, size_t i, char *kdir)
 		printf("  %.12s: the build was stopped at what --max-time left (its log: %s)\n", sha, log);
 		rec = json_pack("{s:s, s:I, s:s, s:f}", "commit", sha, "index", (json_int_t)i, "stopped", "max-time",
 				"seconds", utctime_monotonic() - t0);
-		r = rec ? append(s, rec) : -ENOMEM;
+		r = rec ? bisect_runs_append(s, rec) : -ENOMEM;
 		json_decref(rec);
 		return r < 0 ? r : 1;
 	}
@@ -239,13 +88,13 @@ static int build(struct state *s, size_t i, char *kdir)
 		rec = json_pack("{s:s, s:I, s:s+, s:f}", "commit", sha, "index", (json_int_t)i, "skip",
 				"cannot build: ", why, "seconds", utctime_monotonic() - t0);
 	}
-	r = rec ? append(s, rec) : -ENOMEM;
+	r = rec ? bisect_runs_append(s, rec) : -ENOMEM;
 	json_decref(rec);
 	return r < 0 ? r : status != 0;
 }
 
 /* The named tests' runs and failures in a probe's bundles: 0, -ENOENT (none), or -errno (logged, named). */
-static int count_bundles(struct state *s, const char *res, unsigned *runs, unsigned *fails)
+static int count_bundles(struct bisect_state *s, const char *res, unsigned *runs, unsigned *fails)
 {
 	struct compare *cmp = NULL;
 	char err[1024] = "";
@@ -285,7 +134,7 @@ static int count_bundles(struct state *s, const char *res, unsigned *runs, unsig
 
 /* A call's seconds at most: limit (--probe-timeout, --build-timeout), or what --max-time leaves when less (*by_time).
  * 0: none. */
-static unsigned long call_limit(const struct state *s, unsigned long limit, bool *by_time)
+static unsigned long call_limit(const struct bisect_state *s, unsigned long limit, bool *by_time)
 {
 	double left = (double)s->in->max_seconds - s->seconds;
 
@@ -301,7 +150,7 @@ static unsigned long call_limit(const struct state *s, unsigned long limit, bool
  * One call of the probe in probe directory pdir, asked for runs runs. Returns its exit status (logged when not
  * 0, 1, 125), -ETIME (stopped at its limit, *by_time: the one --max-time set) or -errno.
  */
-static int call_probe(struct state *s, size_t i, const char *kdir, const struct bisect_step *st, unsigned runs,
+static int call_probe(struct bisect_state *s, size_t i, const char *kdir, const struct bisect_step *st, unsigned runs,
 		      const char *pdir, bool *by_time)
 {
 	char res[PATH_MAX], log[PATH_MAX];
@@ -320,7 +169,7 @@ static int call_probe(struct state *s, size_t i, const char *kdir, const struct 
 	if ((r = fileio_pathf(res, "%s/results", pdir)) < 0 || (r = fileio_pathf(log, "%s/log", pdir)) < 0 ||
 	    (r = fileio_mkdir_p(res)) < 0)
 		return r;
-	if (!tests || asprintf(&e[0], "FSAGENT_BISECT_COMMIT=%s", sha_of(s, i)) < 0 ||
+	if (!tests || asprintf(&e[0], "FSAGENT_BISECT_COMMIT=%s", bisect_runs_sha(s, i)) < 0 ||
 	    asprintf(&e[1], "FSAGENT_BISECT_KERNEL=%s", kdir) < 0 ||
 	    asprintf(&e[2], "FSAGENT_BISECT_TESTS=%s", tests) < 0 ||
 	    asprintf(&e[3], "FSAGENT_BISECT_CONFIG=%s", config) < 0 ||
@@ -336,23 +185,23 @@ static int call_probe(struct state *s, size_t i, const char *kdir, const struct 
 	for (size_t n = 0; n < ARRAY_SIZE(e); n++)
 		free(e[n]);
 	if (r == -ETIME)
-		printf("  %.12s: the probe was stopped at %s (its log: %s)\n", sha_of(s, i),
+		printf("  %.12s: the probe was stopped at %s (its log: %s)\n", bisect_runs_sha(s, i),
 		       *by_time ? "what --max-time left" : "--probe-timeout", log);
 	if (r < 0)
 		return r;
 	if (status != 0 && status != 1 && status != 125)
 		log_err("the probe exited %d at %.12s (0: passed, 1: failed, 125: cannot test); its log: %s. Run "
 			"fsagent bisect again to go on",
-			status, sha_of(s, i), log);
+			status, bisect_runs_sha(s, i), log);
 	return status;
 }
 
 /* What a probe directory was made for, before the probe runs: a stop leaves it to recover(). */
-static int write_step(struct state *s, size_t i, const struct bisect_step *st, unsigned runs, const char *pdir)
+static int write_step(struct bisect_state *s, size_t i, const struct bisect_step *st, unsigned runs, const char *pdir)
 {
 	char path[PATH_MAX];
-	json_t *sj = json_pack("{s:s, s:i, s:b, s:s}", "commit", sha_of(s, i), "runs", (int)runs, "stop_at_fail",
-			       st->stop_at_fail, "phase", st->phase);
+	json_t *sj = json_pack("{s:s, s:i, s:b, s:s}", "commit", bisect_runs_sha(s, i), "runs", (int)runs,
+			       "stop_at_fail", st->stop_at_fail, "phase", st->phase);
 	int r = fileio_mkdir_p(pdir);
 
 	if (r == 0)
@@ -368,7 +217,7 @@ static int write_step(struct state *s, size_t i, const struct bisect_step *st, u
  * stopped at --probe-timeout skips the commit, one stopped where --max-time ran out records only its time (the
  * loop then ends on the budget). Returns 0 or -errno.
  */
-static int stopped(struct state *s, size_t i, unsigned long n, const char *res, bool by_time, double t0)
+static int stopped(struct bisect_state *s, size_t i, unsigned long n, const char *res, bool by_time, double t0)
 {
 	unsigned runs = 0, fails = 0;
 	int r = count_bundles(s, res, &runs, &fails);
@@ -377,26 +226,26 @@ static int stopped(struct state *s, size_t i, unsigned long n, const char *res, 
 	if (r < 0 && r != -ENOENT)
 		return r;
 	if (runs)
-		rec = json_pack("{s:s, s:I, s:I, s:s, s:i, s:i, s:b, s:s, s:f}", "commit", sha_of(s, i), "index",
-				(json_int_t)i, "probe", (json_int_t)n, "phase", "stopped", "runs", (int)runs, "fails",
-				(int)fails, "bundles", 1, "stopped", by_time ? "max-time" : "probe-timeout", "seconds",
-				utctime_monotonic() - t0);
+		rec = json_pack("{s:s, s:I, s:I, s:s, s:i, s:i, s:b, s:s, s:f}", "commit", bisect_runs_sha(s, i),
+				"index", (json_int_t)i, "probe", (json_int_t)n, "phase", "stopped", "runs", (int)runs,
+				"fails", (int)fails, "bundles", 1, "stopped", by_time ? "max-time" : "probe-timeout",
+				"seconds", utctime_monotonic() - t0);
 	else if (by_time)
-		rec = json_pack("{s:s, s:I, s:I, s:s, s:f}", "commit", sha_of(s, i), "index", (json_int_t)i, "probe",
-				(json_int_t)n, "stopped", "max-time", "seconds", utctime_monotonic() - t0);
+		rec = json_pack("{s:s, s:I, s:I, s:s, s:f}", "commit", bisect_runs_sha(s, i), "index", (json_int_t)i,
+				"probe", (json_int_t)n, "stopped", "max-time", "seconds", utctime_monotonic() - t0);
 	else
-		rec = json_pack("{s:s, s:I, s:I, s:s, s:f}", "commit", sha_of(s, i), "index", (json_int_t)i, "probe",
-				(json_int_t)n, "skip", "timed out: no result within --probe-timeout", "seconds",
-				utctime_monotonic() - t0);
-	r = rec ? append(s, rec) : -ENOMEM;
+		rec = json_pack("{s:s, s:I, s:I, s:s, s:f}", "commit", bisect_runs_sha(s, i), "index", (json_int_t)i,
+				"probe", (json_int_t)n, "skip", "timed out: no result within --probe-timeout",
+				"seconds", utctime_monotonic() - t0);
+	r = rec ? bisect_runs_append(s, rec) : -ENOMEM;
 	json_decref(rec);
 	if (r == 0 && runs)
-		printf("  %.12s: %u of %u runs failed before the stop\n", sha_of(s, i), fails, runs);
+		printf("  %.12s: %u of %u runs failed before the stop\n", bisect_runs_sha(s, i), fails, runs);
 	return r;
 }
 
 /* Probe step st at commit i (built into kdir), each result recorded as it comes. Returns 0 or -errno/-ECHILD. */
-static int probe(struct state *s, size_t i, const char *kdir, const struct bisect_step *st)
+static int probe(struct bisect_state *s, size_t i, const char *kdir, const struct bisect_step *st)
 {
 	unsigned got = 0, failed = 0;
 
@@ -431,24 +280,26 @@ static int probe(struct state *s, size_t i, const char *kdir, const struct bisec
 			return r;
 		}
 		if (status == 125 || runs == 0)
-			rec = json_pack("{s:s, s:I, s:I, s:s, s:f}", "commit", sha_of(s, i), "index", (json_int_t)i,
-					"probe", (json_int_t)n, "skip", status == 125 ? "cannot test" : "no result",
-					"seconds", utctime_monotonic() - t0);
+			rec = json_pack("{s:s, s:I, s:I, s:s, s:f}", "commit", bisect_runs_sha(s, i), "index",
+					(json_int_t)i, "probe", (json_int_t)n, "skip",
+					status == 125 ? "cannot test" : "no result", "seconds",
+					utctime_monotonic() - t0);
 		else
-			rec = json_pack("{s:s, s:I, s:I, s:s, s:i, s:i, s:i, s:b, s:f}", "commit", sha_of(s, i),
-					"index", (json_int_t)i, "probe", (json_int_t)n, "phase", st->phase, "asked",
-					(int)asked, "runs", (int)runs, "fails", (int)fails, "bundles", r == 0,
-					"seconds", utctime_monotonic() - t0);
-		if (!rec || (r = append(s, rec)) < 0) {
+			rec = json_pack("{s:s, s:I, s:I, s:s, s:i, s:i, s:i, s:b, s:f}", "commit",
+					bisect_runs_sha(s, i), "index", (json_int_t)i, "probe", (json_int_t)n, "phase",
+					st->phase, "asked", (int)asked, "runs", (int)runs, "fails", (int)fails,
+					"bundles", r == 0, "seconds", utctime_monotonic() - t0);
+		if (!rec || (r = bisect_runs_append(s, rec)) < 0) {
 			json_decref(rec);
 			return r < 0 ? r : -ENOMEM;
 		}
 		json_decref(rec);
 		if (status == 125 || runs == 0) {
-			printf("  %.12s: %s: skipped\n", sha_of(s, i), status == 125 ? "cannot test" : "no result");
+			printf("  %.12s: %s: skipped\n", bisect_runs_sha(s, i),
+			       status == 125 ? "cannot test" : "no result");
 			return 0;
 		}
-		printf("  %.12s: %u of %u runs failed\n", sha_of(s, i), fails, runs);
+		printf("  %.12s: %u of %u runs failed\n", bisect_runs_sha(s, i), fails, runs);
 		fflush(stdout);
 		got += runs;
 		failed += fails;
@@ -457,7 +308,7 @@ static int probe(struct state *s, size_t i, const char *kdir, const struct bisec
 }
 
 /* A probe directory left by a stop: its finished runs recorded, nothing run again. */
-static int recover(struct state *s)
+static int recover(struct bisect_state *s)
 {
 	char pdir[PATH_MAX], res[PATH_MAX], step[PATH_MAX];
 	unsigned runs, fails;
@@ -472,12 +323,13 @@ static int recover(struct state *s)
 	st = json_load_file(step, 0, NULL);
 	r = count_bundles(s, res, &runs, &fails);
 	if (r == 0 && runs && json_is_string(json_object_get(st, "commit")) &&
-	    index_of(s, json_string_value(json_object_get(st, "commit"))) >= 0) {
+	    bisect_runs_index(s, json_string_value(json_object_get(st, "commit"))) >= 0) {
 		rec = json_pack("{s:O, s:I, s:I, s:s, s:i, s:i, s:b, s:b}", "commit", json_object_get(st, "commit"),
-				"index", (json_int_t)index_of(s, json_string_value(json_object_get(st, "commit"))),
+				"index",
+				(json_int_t)bisect_runs_index(s, json_string_value(json_object_get(st, "commit"))),
 				"probe", (json_int_t)s->probes, "phase", "recovered", "runs", (int)runs, "fails",
 				(int)fails, "bundles", 1, "interrupted", 1);
-		r = rec ? append(s, rec) : -ENOMEM;
+		r = rec ? bisect_runs_append(s, rec) : -ENOMEM;
 		json_decref(rec);
 		if (r == 0)
 			printf("recovered %u run%s of an interrupted probe (%s)\n", runs, runs == 1 ? "" : "s", pdir);
@@ -491,7 +343,7 @@ static int recover(struct state *s)
 
 /* ---- the loop -------------------------------------------------------------- */
 
-static int outcome(struct state *s, const struct bisect_step *st, const char *verdict)
+static int outcome(struct bisect_state *s, const struct bisect_step *st, const char *verdict)
 {
 	char path[PATH_MAX];
 	json_t *doc = bisect_output_doc(s->line, s->b, st, verdict, s->log, s->runs, s->kernels, s->seconds);
@@ -510,7 +362,7 @@ static int outcome(struct state *s, const struct bisect_step *st, const char *ve
 	return r;
 }
 
-static const char *over_budget(struct state *s)
+static const char *over_budget(struct bisect_state *s)
 {
 	if (s->in->max_runs && s->runs >= s->in->max_runs)
 		return "budget: the runs are spent (--max-runs)";
@@ -521,7 +373,7 @@ static const char *over_budget(struct state *s)
 	return NULL;
 }
 
-static int loop(struct state *s)
+static int loop(struct bisect_state *s)
 {
 	struct bisect_step st;
 	char kdir[PATH_MAX];
@@ -550,7 +402,7 @@ static int loop(struct state *s)
 		i = st.commit;
 		if (s->in->max_runs && st.runs > s->in->max_runs - s->runs)
 			st.runs = (unsigned)(s->in->max_runs - s->runs); /* a batch never passes --max-runs */
-		printf("%s: %.12s %s, %u run%s%s", st.phase, sha_of(s, i),
+		printf("%s: %.12s %s, %u run%s%s", st.phase, bisect_runs_sha(s, i),
 		       json_string_value(json_object_get(json_array_get(s->commits, i), "subject")), st.runs,
 		       st.runs == 1 ? "" : "s", st.stop_at_fail ? " (to the first failure)" : "");
 		if (!strcmp(st.phase, "search") || !strcmp(st.phase, "confirm")) {
@@ -560,7 +412,8 @@ static int loop(struct state *s)
 			for (size_t k = 2; k < json_array_size(s->commits); k++)
 				if (bisect_posterior(s->b, k) > bisect_posterior(s->b, lead))
 					lead = k;
-			printf("; most likely so far: %.12s (%.2f)", sha_of(s, lead), bisect_posterior(s->b, lead));
+			printf("; most likely so far: %.12s (%.2f)", bisect_runs_sha(s, lead),
+			       bisect_posterior(s->b, lead));
 		}
 		putchar('\n');
 		fflush(stdout);
@@ -574,7 +427,7 @@ static int loop(struct state *s)
 
 int bisect_loop(struct bisect_run *in)
 {
-	struct state s = { .in = in, .bundles = in->probe_bundles ? 1 : -1 };
+	struct bisect_state s = { .in = in, .bundles = in->probe_bundles ? 1 : -1 };
 	double conf = in->o.confidence;
 	struct statedir_option opt = { "confidence", &conf, in->confidence_given, false };
 	int r, rc;
@@ -593,8 +446,8 @@ int bisect_loop(struct bisect_run *in)
 			log_err("bisect: %s", strerror(-r));
 	}
 	if (r == 0)
-		take_ends(&s);
-	if (r == 0 && (r = replay(&s)) == 0 && (r = recover(&s)) == 0) {
+		bisect_runs_take_ends(&s);
+	if (r == 0 && (r = bisect_runs_replay(&s)) == 0 && (r = recover(&s)) == 0) {
 		printf("bisect %s %s: %zu commit%s after the good end, %lu run%s so far\n",
 		       json_string_value(json_object_get(s.line, "config")),
 		       json_string_value(json_array_get(json_object_get(s.line, "tests"), 0)),
