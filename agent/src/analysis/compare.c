@@ -321,13 +321,18 @@ static int class_rank(const char *cls)
 	return (int)ARRAY_SIZE(compare_classes);
 }
 
+/* By class; within one, the strongest evidence first (of a change for the worse; for "fixed", for the better). */
 static int cmp_verdict(const void *a, const void *b)
 {
 	const struct verdict *x = a, *y = b;
 	int r = class_rank(x->cls) - class_rank(y->cls);
+	bool fixed = streq(x->cls, "fixed");
+	double px = fixed ? x->p_better : x->p_worse, py = fixed ? y->p_better : y->p_worse;
 
 	if (r)
 		return r;
+	if (px != py)
+		return px < py ? -1 : 1;
 	r = strcmp(x->e->config, y->e->config);
 	return r ? r : strcmp(x->e->test, y->e->test);
 }

@@ -72,7 +72,11 @@ uint64_t compare_runs_to_decide(uint64_t fb, uint64_t rb, uint64_t fk, uint64_t 
  */
 bool compare_userspace_differs(json_t *result, char *buf, size_t size);
 
-/* The verdict classes, most serious first: the order of a result's tests and of its text. */
+/*
+ * The verdict classes, most serious first: the order of a result's tests and
+ * of its text; within a class, the strongest evidence first (the smallest
+ * p_worse; for "fixed", p_better).
+ */
 #define COMPARE_CLASSES 6
 extern const char *const compare_classes[COMPARE_CLASSES];
 

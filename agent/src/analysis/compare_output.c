@@ -6,9 +6,11 @@
 #include "analysis/compare.h"
 #include "util/macro.h"
 #include "util/markup.h"
+#include "util/strv.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void side_text(json_t *side, FILE *out)
@@ -166,11 +168,167 @@ static double rate(json_t *side)
 	return r ? (double)compare_num(side, "passes") / (double)r : -1;
 }
 
-/* Pass rate on both sides for the tests that failed anywhere, one row each. */
+static double fail_rate(json_t *side)
+{
+	unsigned long long r = compare_num(side, "runs");
+
+	return r ? (double)compare_num(side, "failures") / (double)r : -1;
+}
+
+struct grid_row {
+	const char *test;
+	int rank;     /* its most serious class on any config */
+	double worst; /* its largest rise in failure rate */
+};
+
+static int cmp_grid_row(const void *a, const void *b)
+{
+	const struct grid_row *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	if (x->worst != y->worst)
+		return x->worst > y->worst ? -1 : 1;
+	return strcmp(x->test, y->test);
+}
+
+static int class_index(const char *cls)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(compare_classes); k++)
+		if (streq(cls, compare_classes[k]))
+			return (int)k;
+	return (int)ARRAY_SIZE(compare_classes);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Tests x configs: each test that failed anywhere a row, the most serious
+ * first, each cell its change of failure rate (candidate less baseline) in
+ * its class's colour, the counts in its title. Returns 0 or -ENOMEM.
+ */
+static int grid(json_t *res, FILE *out, char ***cfgs)
+{
+	json_auto_t *cells = json_object(), *tests = json_object();
+	char **configs;
+	struct grid_row *rows = NULL;
+	size_t i, k, n = 0;
+	json_t *t;
+
+	if (!cells || !*cfgs || !tests)
+		return -ENOMEM;
+	json_array_foreach(json_object_get(res, "tests"), i, t) {
+		char key[512];
+
+		if (!strv_contains(*cfgs, compare_str(t, "config")) && strv_push(cfgs, compare_str(t, "config")) < 0)
+			return -ENOMEM;
+		snprintf(key, sizeof(key), "%s\x1f%s", compare_str(t, "config"), compare_str(t, "test"));
+		if (json_object_set(cells, key, t) < 0)
+			return -ENOMEM;
+		if (!streq(compare_str(t, "class"), "pass") &&
+		    json_object_set_new(tests, compare_str(t, "test"), json_true()) < 0)
+			return -ENOMEM;
+	}
+	if (!json_object_size(tests))
+		return 0;
+	configs = *cfgs;
+	qsort(configs, strv_length(configs), sizeof(*configs), cmp_name);
+	if (!(rows = calloc(json_object_size(tests), sizeof(*rows))))
+		return -ENOMEM;
+	{
+		const char *name;
+		json_t *v;
+
+		json_object_foreach(tests, name, v) {
+			rows[n] = (struct grid_row){ name, (int)ARRAY_SIZE(compare_classes), -2 };
+			for (k = 0; configs[k]; k++) {
+				char key[512];
+				json_t *x;
+				double rb, rc;
+
+				snprintf(key, sizeof(key), "%s\x1f%s", configs[k], name);
+				if (!(x = json_object_get(cells, key)) || streq(compare_str(x, "class"), "pass"))
+					continue;
+				if (class_index(compare_str(x, "class")) < rows[n].rank)
+					rows[n].rank = class_index(compare_str(x, "class"));
+				rb = fail_rate(json_object_get(x, "baseline"));
+				rc = fail_rate(json_object_get(x, "candidate"));
+				if (rb >= 0 && rc >= 0 && rc - rb > rows[n].worst)
+					rows[n].worst = rc - rb;
+			}
+			n++;
+		}
+	}
+	qsort(rows, n, sizeof(*rows), cmp_grid_row);
+	fputs("<h2>Failure rate by test and config</h2>\n<p>Each cell: the candidate's failure rate less the "
+	      "baseline's, coloured by the verdict (<span class=\"c regression\">regression</span> <span "
+	      "class=\"c flaky\">flaky</span> <span class=\"c failing\">failing on both</span> <span class=\"c "
+	      "fixed\">fixed</span> <span class=\"c not-comparable\">not comparable</span>); a blank cell: "
+	      "passed every run on both sides; \"not run\": on one side or neither.</p>\n<table "
+	      "id=\"grid\"><tr><th>test</th>",
+	      out);
+	for (k = 0; configs[k]; k++) {
+		fputs("<th>", out);
+		markup_escape(out, configs[k]);
+		fputs("</th>", out);
+	}
+	fputs("</tr>\n", out);
+	for (i = 0; i < n; i++) {
+		fputs("<tr><td>", out);
+		markup_escape(out, rows[i].test);
+		fputs("</td>", out);
+		for (k = 0; configs[k]; k++) {
+			char key[512];
+			json_t *x, *b, *kd;
+			double rb, rc;
+
+			snprintf(key, sizeof(key), "%s\x1f%s", configs[k], rows[i].test);
+			x = json_object_get(cells, key);
+			if (!x || streq(compare_str(x, "class"), "pass")) {
+				fputs(x ? "<td></td>" : "<td class=\"c\">not run</td>", out);
+				continue;
+			}
+			b = json_object_get(x, "baseline");
+			kd = json_object_get(x, "candidate");
+			rb = fail_rate(b);
+			rc = fail_rate(kd);
+			fprintf(out, "<td class=\"c %s\" title=\"%s: baseline %llu/%llu failed, candidate %llu/%llu\">",
+				compare_str(x, "class"), compare_str(x, "class"), compare_num(b, "failures"),
+				compare_num(b, "runs"), compare_num(kd, "failures"), compare_num(kd, "runs"));
+			if (rb < 0 || rc < 0)
+				fputs("not run", out);
+			else if (streq(compare_str(x, "class"), "failing"))
+				fputs("all failed", out);
+			else
+				fprintf(out, "%+.0f%%", (rc - rb) * 100);
+			fputs("</td>", out);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	free(rows);
+	return 0;
+}
+
+static int html_grid(json_t *res, FILE *out)
+{
+	char **configs = strv_split("", ",");
+	int r = grid(res, out, &configs);
+
+	strv_free(configs);
+	return r;
+}
+
+#define RATE_ROWS 60 /* a plot taller than that hides its point: the tables hold them all */
+
+/* Pass rate on both sides for the tests that failed anywhere, one row each (the first RATE_ROWS). */
 static void html_rates(json_t *res, FILE *out)
 {
 	json_t *t;
-	size_t i, rows = 0;
+	size_t i, rows = 0, total;
 	const int w = 640, row = 18, left = 260;
 
 	json_array_foreach(json_object_get(res, "tests"), i, t)
@@ -179,6 +337,12 @@ static void html_rates(json_t *res, FILE *out)
 		fputs("<p>No test failed on either side.</p>\n", out);
 		return;
 	}
+	if (rows > RATE_ROWS) {
+		fprintf(out, "<p>The first %d of %zu, the most serious first; every one is in the tables above.</p>\n",
+			RATE_ROWS, rows);
+		rows = RATE_ROWS;
+	}
+	total = rows;
 	fprintf(out, "<svg width=\"%d\" height=\"%zu\" role=\"img\" aria-label=\"pass rates\">\n", w + 130,
 		rows * row + 30);
 	for (int p = 0; p <= 100; p += 25)
@@ -194,6 +358,8 @@ static void html_rates(json_t *res, FILE *out)
 
 		if (streq(compare_str(t, "class"), "pass"))
 			continue;
+		if (rows == total)
+			break;
 		fprintf(out, "<text x=\"0\" y=\"%d\" class=\"lbl %s\">", y + 13, compare_str(t, "class"));
 		markup_escape(out, compare_str(t, "config"));
 		fputc(' ', out);
@@ -325,7 +491,10 @@ void compare_html(json_t *res, FILE *out)
 	      "circle.failing{fill:#600}.axis{stroke:#444}.lbl.flaky,td.flaky{fill:#a06d00;color:#a06d00}"
 	      ".lbl.fixed,td.fixed{fill:#090;color:#090}.lbl.failing,td.failing{fill:#600;color:#600}.how{color:#444;"
 	      "font-size:90%;margin-top:2px}.how "
-	      "code{white-space:pre-wrap}.key span{display:inline-block;width:12px;height:8px;margin:0 4px}</style>"
+	      "code{white-space:pre-wrap}.key span{display:inline-block;width:12px;height:8px;margin:0 4px}"
+	      "#grid td{text-align:right;min-width:0;white-space:nowrap}#grid td:first-child{text-align:left}"
+	      ".c.regression{background:#f6c9c4}.c.flaky{background:#fbe5b0}.c.failing{background:#e2cccc}"
+	      ".c.fixed{background:#cbe8cc}.c.not-comparable{background:#e4e4e4}span.c{padding:0 4px}</style>"
 	      "</head><body>\n<h1>fsagent compare</h1>\n",
 	      out);
 	fprintf(out,
@@ -346,6 +515,8 @@ void compare_html(json_t *res, FILE *out)
 			fputs("</p>\n", out);
 		}
 	}
+	if (html_grid(res, out) < 0)
+		fputs("<p>The grid of failure rates: out of memory.</p>\n", out);
 	if (json_array_size(json_object_get(res, "across_configs"))) {
 		json_t *a;
 
@@ -359,9 +530,10 @@ void compare_html(json_t *res, FILE *out)
 			across_line(a, out);
 			fputs("</td></tr>\n", out);
 		}
-		fputs("</table>\n<h2>Tests</h2>\n", out);
+		fputs("</table>\n", out);
 	}
-	fputs("<table><tr><th>class</th><th>config</th><th>test</th><th>baseline failed</th>"
+	fputs("<h2>Tests</h2>\n<table id=\"tests\"><tr><th>class</th><th>config</th><th>test</th><th>baseline "
+	      "failed</th>"
 	      "<th>candidate failed</th><th>p</th><th>adjusted p</th><th>why</th></tr>\n",
 	      out);
 	json_array_foreach(json_object_get(res, "tests"), i, t) {
