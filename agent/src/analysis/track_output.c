@@ -6,6 +6,9 @@
 #include "util/macro.h"
 #include "util/markup.h"
 
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *s_of(json_t *o, const char *key)
@@ -166,6 +169,143 @@ static void row(FILE *out, json_t *rv)
 	fputs("</td></tr>\n", out);
 }
 
+/* The entry of list (an array of {config, test, ...}) for config and test, or NULL. */
+static json_t *entry_of(json_t *list, const char *config, const char *test)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(list, i, e)
+		if (streq(s_of(e, "config"), config) && streq(s_of(e, "test"), test))
+			return e;
+	return NULL;
+}
+
+/* "config\x1ftest" of each test that failed in a revision's qualification or soak, in the order first seen. */
+static int failed_anywhere(json_t *revs, json_t *keys)
+{
+	json_t *rv, *e;
+	size_t i, k;
+
+	json_array_foreach(revs, i, rv) {
+		json_t *lists[] = { json_object_get(rv, "failed"),
+				    json_object_get(json_object_get(rv, "soak"), "findings") };
+
+		for (size_t l = 0; l < ARRAY_SIZE(lists); l++)
+			json_array_foreach(lists[l], k, e) {
+				char key[512];
+
+				snprintf(key, sizeof(key), "%s\x1f%s", s_of(e, "config"), s_of(e, "test"));
+				if (!json_object_get(keys, key) &&
+				    json_object_set_new(keys, key, json_integer((json_int_t)json_object_size(keys))) <
+					    0)
+					return -ENOMEM;
+			}
+	}
+	return 0;
+}
+
+/* One cell of the history: the test on rv, its qualification's outcome and its soak's. */
+static void history_cell(FILE *out, json_t *rv, const char *config, const char *test)
+{
+	json_t *f = entry_of(json_object_get(rv, "failed"), config, test), *sk, *e;
+	bool reg = entry_of(json_object_get(rv, "regressions"), config, test) != NULL;
+	size_t i;
+
+	if (!json_object_get(rv, "failed")) {
+		/* not qualified (the start, a build that failed, not yet) */
+		fputs("<td class=\"h-none\">", out);
+	} else {
+		fprintf(out, "<td class=\"h-%s\">", reg ? "regression" : f ? "failed" : "pass");
+		fputs(reg ? "regression" : f ? "failed" : "pass", out);
+		if (f && json_object_get(f, "runs"))
+			fprintf(out, " %lld/%lld", n_of(f, "failures"), n_of(f, "runs"));
+	}
+	sk = json_object_get(rv, "soak");
+	json_array_foreach(json_object_get(sk, "findings"), i, e) {
+		char rel[96];
+
+		if (!streq(s_of(e, "config"), config) || !streq(s_of(e, "test"), test))
+			continue;
+		snprintf(rel, sizeof(rel), "/soak/%lld/results/", n_of(e, "boot"));
+		fputs("<div class=\"h-soak\">", out);
+		page_link(out, rv, rel, "soak");
+		fprintf(out, " %lld/%lld, boot %lld</div>", n_of(e, "failures"), n_of(e, "runs"), n_of(e, "boot"));
+	}
+	fputs("</td>", out);
+}
+
+/*
+ * Tests by revisions, the oldest first (as KernelCI shows a tree's history):
+ * each test that failed in a qualification or a soak a row, each cell what
+ * the revision's candidate runs and soak boots made of it, a soak finding
+ * linking to its boot's results.
+ */
+static void history(FILE *out, json_t *revs)
+{
+	json_auto_t *keys = json_object();
+	const char **order;
+	const char *key;
+	json_t *v, *rv;
+	size_t i, n;
+
+	if (!keys || failed_anywhere(revs, keys) < 0 || !(n = json_object_size(keys)))
+		return;
+	if (!(order = calloc(n, sizeof(*order))))
+		return;
+	json_object_foreach(keys, key, v)
+		order[json_integer_value(v)] = key;
+	fputs("<h2>History by test</h2>\n<p>Each test that failed in a qualification or a soak, the oldest "
+	      "revision first: <span class=\"h-regression\">regression</span> <span class=\"h-failed\">failed "
+	      "F of N runs</span> (not a regression) <span class=\"h-pass\">pass</span>; a blank cell: the "
+	      "revision was not qualified; \"soak\" links to the boot's results.</p>\n<table id=\"history\"><tr>"
+	      "<th>test</th>",
+	      out);
+	json_array_foreach(revs, i, rv) {
+		fputs("<th>", out);
+		esc(out, s_of(rv, "name"));
+		fputs("</th>", out);
+	}
+	fputs("</tr>\n", out);
+	for (size_t k = 0; k < n; k++) {
+		const char *sep = strchr(order[k], '\x1f');
+		_cleanup_free_ char *config = strndup(order[k], (size_t)(sep - order[k]));
+
+		if (!config)
+			break;
+		fputs("<tr><td>", out);
+		esc(out, config);
+		fputc(' ', out);
+		esc(out, sep + 1);
+		fputs("</td>", out);
+		json_array_foreach(revs, i, rv)
+			history_cell(out, rv, config, sep + 1);
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	free(order);
+}
+
+/* What the watch is at: each step under way, with the revision it is for. */
+static void now(FILE *out, json_t *revs)
+{
+	json_t *rv;
+	size_t i;
+	bool any = false;
+
+	fputs("<p class=\"now\">Now: ", out);
+	json_array_foreach(revs, i, rv) {
+		if (!*s_of(rv, "step"))
+			continue;
+		fputs(any ? "; " : "", out);
+		esc(out, s_of(rv, "name"));
+		fputs(": ", out);
+		esc(out, s_of(rv, "step"));
+		any = true;
+	}
+	fputs(any ? ".</p>\n" : "nothing under way.</p>\n", out);
+}
+
 void track_html(json_t *doc, FILE *out)
 {
 	json_t *revs = json_object_get(doc, "revisions"), *f = json_object_get(doc, "follow");
@@ -175,7 +315,9 @@ void track_html(json_t *doc, FILE *out)
 	      "border-bottom:1px solid #ddd;text-align:left;vertical-align:top}td.v-regression,.regression,.new"
 	      "{color:#c00;font-weight:bold}.how,.step{color:#444;font-weight:normal;font-size:90%}td.v-cannot-build{"
 	      "color:#"
-	      "a60}</style></head><body>\n"
+	      "a60}.h-regression{background:#f6c9c4}.h-failed{background:#fbe5b0}.h-pass{background:#d8eed9}"
+	      ".h-none{background:#f4f4f4}.h-soak{font-size:90%}#history td{white-space:nowrap}</style></head>"
+	      "<body>\n"
 	      "<h1>fsagent track</h1>\n<p>",
 	      out);
 	esc(out, s_of(doc, "tree"));
@@ -189,11 +331,17 @@ void track_html(json_t *doc, FILE *out)
 	}
 	fputs("; baseline now ", out);
 	esc(out, *s_of(doc, "baseline") ? s_of(doc, "baseline") : "none");
-	fprintf(out, "; %zu revisions, %lld with a regression.</p>\n", json_array_size(revs), n_of(doc, "regressions"));
+	fprintf(out, "; %zu revisions, %lld with a regression. Updated ", json_array_size(revs),
+		n_of(doc, "regressions"));
+	esc(out, *s_of(doc, "updated") ? s_of(doc, "updated") : "(unknown)");
+	fputs(".</p>\n", out);
+	now(out, revs);
 	fputs("<table><tr><th>revision</th><th>seen</th><th>build</th><th>verdict</th><th>against</th>"
 	      "<th>regressions and culprits</th><th>qualification</th><th>soak</th><th>soak findings</th></tr>\n",
 	      out);
 	for (size_t i = json_array_size(revs); i-- > 0;)
 		row(out, json_array_get(revs, i));
-	fputs("</table>\n</body></html>\n", out);
+	fputs("</table>\n", out);
+	history(out, revs);
+	fputs("</body></html>\n", out);
 }

@@ -182,7 +182,7 @@ static void take(struct track_state *s, json_t *ev)
 /* status.json and index.html, their names ending in suffix ("" or ".idle") */
 static int write_status_as(struct track_state *s, const char *suffix)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], now[UTCTIME_SIZE];
 	json_t *b = track_baseline(s), *r;
 	json_auto_t *doc = NULL;
 	size_t i, regressions = 0;
@@ -190,10 +190,11 @@ static int write_status_as(struct track_state *s, const char *suffix)
 
 	json_array_foreach(s->revs, i, r)
 		regressions += streq(track_str(r, "verdict"), "regression");
-	doc = json_pack("{s:s, s:O, s:O, s:O, s:s?, s:I, s:O}", "schema", TRACK_SCHEMA, "tree",
+	utctime_format((long long)time(NULL), now, sizeof(now));
+	doc = json_pack("{s:s, s:O, s:O, s:O, s:s?, s:I, s:s, s:O}", "schema", TRACK_SCHEMA, "tree",
 			json_object_get(s->track, "tree"), "follow", json_object_get(s->track, "follow"), "start",
 			json_object_get(s->track, "start"), "baseline", b ? track_str(b, "name") : NULL, "regressions",
-			(json_int_t)regressions, "revisions", s->revs);
+			(json_int_t)regressions, "updated", now, "revisions", s->revs);
 	if (!doc)
 		return -ENOMEM;
 	if ((ret = fileio_pathf(path, "%s/status.json%s", s->in->dir, suffix)) < 0)

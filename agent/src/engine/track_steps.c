@@ -187,12 +187,14 @@ static json_t *tests_of(json_t *doc, const char *verdict)
 			    ? !streq(track_str(t, "verdict"), "pass") && !streq(track_str(t, "verdict"), "flaky") &&
 				      !streq(track_str(t, "verdict"), "failing")
 			    : streq(track_str(t, "verdict"), verdict))
-			/* with how the candidate failed first, and the file that shows it */
+			/* with how the candidate failed first, the file that shows it, and how often */
 			json_array_append_new(
-				out, json_pack("{s:O, s:O, s:O?, s:O?}", "config", json_object_get(t, "config"), "test",
-					       json_object_get(t, "test"), "why",
+				out, json_pack("{s:O, s:O, s:O?, s:O?, s:O?, s:O?}", "config",
+					       json_object_get(t, "config"), "test", json_object_get(t, "test"), "why",
 					       json_object_get(json_object_get(t, "candidate"), "why"), "artifact",
-					       json_object_get(json_object_get(t, "candidate"), "artifact")));
+					       json_object_get(json_object_get(t, "candidate"), "artifact"), "failures",
+					       json_object_get(json_object_get(t, "candidate"), "failures"), "runs",
+					       json_object_get(json_object_get(t, "candidate"), "runs")));
 	return out;
 }
 
