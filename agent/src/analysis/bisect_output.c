@@ -236,6 +236,73 @@ static void html_text(FILE *out, const char *open, void (*text)(json_t *, FILE *
 	fputs(close, out);
 }
 
+/*
+ * The posterior over the commits as bars, the oldest at the left: the
+ * culprits' bars red, each commit that ran marked under the axis (red when
+ * a run failed there, green when all passed, grey when skipped).
+ */
+static void html_posterior(json_t *doc, FILE *out)
+{
+	json_t *commits = json_object_get(doc, "commits"), *c, *d;
+	size_t n = json_array_size(commits), i, k;
+	const int w = 800, h = 160, left = 40, top = 10;
+	long long first, last;
+	double bw;
+
+	if (!n)
+		return;
+	/* the list holds the commits that matter (the ends, those run, those likely): placed by their index */
+	first = json_integer_value(json_object_get(json_array_get(commits, 0), "index"));
+	last = json_integer_value(json_object_get(json_array_get(commits, n - 1), "index"));
+	if (last < first)
+		return;
+	bw = (double)w / (double)(last - first + 1);
+	fprintf(out,
+		"<h2>Where the culprit is</h2>\n<p class=\"key\"><span style=\"background:#7a9cc6\"></span>the "
+		"probability that the commit is the first bad one <span style=\"background:#c00\"></span>the "
+		"culprit%s; under the axis, each commit that ran: <span style=\"background:#c00\"></span>a run "
+		"failed <span style=\"background:#090\"></span>every run passed <span "
+		"style=\"background:#aaa\"></span>skipped</p>\n<svg id=\"posterior\" width=\"%d\" height=\"%d\" "
+		"role=\"img\" aria-label=\"posterior over the commits\">\n",
+		json_array_size(json_object_get(doc, "culprits")) > 1 ? "s" : "", w + left + 20, h + top + 50);
+	for (int p = 0; p <= 4; p++) {
+		int y = top + h - p * h / 4;
+
+		fprintf(out,
+			"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"grid\"/><text x=\"0\" y=\"%d\" "
+			"class=\"ax\">%.2f</text>\n",
+			left, y, left + w, y, y + 4, p / 4.0);
+	}
+	json_array_foreach(commits, i, c) {
+		double post = json_number_value(json_object_get(c, "posterior"));
+		double x = left + bw * (double)(json_integer_value(json_object_get(c, "index")) - first);
+		bool culprit = false;
+		long long runs = json_integer_value(json_object_get(c, "runs"));
+
+		json_array_foreach(json_object_get(doc, "culprits"), k, d)
+			culprit |= streq(s_of(d, "sha"), s_of(c, "sha"));
+		if (post > 0)
+			fprintf(out,
+				"<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" class=\"%s\"><title>%lld "
+				"%.12s: %.4f</title></rect>\n",
+				x, top + h - post * h, bw > 2 ? bw - 1 : bw, post * h, culprit ? "pc" : "pp",
+				(long long)json_integer_value(json_object_get(c, "index")), s_of(c, "sha"), post);
+		if (json_is_true(json_object_get(c, "skipped")) || runs > 0)
+			fprintf(out, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"6\" class=\"%s\"/>\n", x,
+				top + h + 3, bw > 2 ? bw - 1 : bw,
+				json_is_true(json_object_get(c, "skipped"))	  ? "ms"
+				: json_integer_value(json_object_get(c, "fails")) ? "mf"
+										  : "mp");
+	}
+	fprintf(out,
+		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"axis\"/>\n<text x=\"%d\" y=\"%d\" "
+		"class=\"ax\">%lld (the good end)</text><text x=\"%d\" y=\"%d\" class=\"ax\" "
+		"text-anchor=\"end\">%lld (the bad end)</text>\n<text x=\"%d\" y=\"%d\" class=\"ax\" "
+		"text-anchor=\"middle\">the commits by their place in the line, oldest first</text>\n</svg>\n",
+		left, top + h, left + w, top + h, left, top + h + 24, first, left + w, top + h + 24, last, left + w / 2,
+		top + h + 42);
+}
+
 void bisect_output_html(json_t *doc, FILE *out)
 {
 	json_t *c, *d;
@@ -243,13 +310,17 @@ void bisect_output_html(json_t *doc, FILE *out)
 
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>fsagent bisect</title>\n<style>"
 	      "body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
-	      "padding:2px 6px;text-align:left}.culprit{background:#fdd}.skipped{color:#888}</style></head><body>\n",
+	      "padding:2px 6px;text-align:left}.culprit{background:#fdd}.skipped{color:#888}.grid{stroke:#ddd}"
+	      ".axis{stroke:#444}.ax{font-size:10px;fill:#666}.pp{fill:#7a9cc6}.pc{fill:#c00}.mf{fill:#c00}"
+	      ".mp{fill:#090}.ms{fill:#aaa}.key span{display:inline-block;width:12px;height:8px;margin:0 4px}"
+	      "</style></head><body>\n",
 	      out);
 	html_text(out, "<h1 id=\"verdict\">", verdict_text, doc, "</h1>\n");
 	html_text(out, "<p id=\"line\">", line_text, doc, "</p>\n");
 	html_text(out, "<p id=\"spent\">", spent_text, doc, "</p>\n");
 	if (json_is_object(json_object_get(doc, "ends")))
 		html_text(out, "<p id=\"ends\">", ends_text, doc, "</p>\n");
+	html_posterior(doc, out);
 	fputs("<h2>Commits</h2>\n<table id=\"commits\"><tr><th>at</th><th>commit</th><th>runs</th><th>failed</th>"
 	      "<th>posterior</th><th>subject</th></tr>\n",
 	      out);
