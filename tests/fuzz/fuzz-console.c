@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The console protocol's lines, and fsagent watch over a whole console. */
+/* The console protocol's lines, and fsagent console over a whole console. */
 #include "fuzz.h"
 #include "analysis/watch.h"
 #include "model/console.h"

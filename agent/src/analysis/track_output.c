@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * fsagent track's status page (see track_output.h).
+ * The branch watch's status page (scripts/fsagent-watch, fsagent track; see
+ * track_output.h).
  */
 #include "analysis/track_output.h"
 #include "util/macro.h"
@@ -310,7 +311,7 @@ void track_html(json_t *doc, FILE *out)
 {
 	json_t *revs = json_object_get(doc, "revisions"), *f = json_object_get(doc, "follow");
 
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>fsagent track</title>\n"
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>fsagent-watch</title>\n"
 	      "<style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{padding:2px 8px;"
 	      "border-bottom:1px solid #ddd;text-align:left;vertical-align:top}td.v-regression,.regression,.new"
 	      "{color:#c00;font-weight:bold}.how,.step{color:#444;font-weight:normal;font-size:90%}td.v-cannot-build{"
@@ -318,7 +319,7 @@ void track_html(json_t *doc, FILE *out)
 	      "a60}.h-regression{background:#f6c9c4}.h-failed{background:#fbe5b0}.h-pass{background:#d8eed9}"
 	      ".h-none{background:#f4f4f4}.h-soak{font-size:90%}#history td{white-space:nowrap}</style></head>"
 	      "<body>\n"
-	      "<h1>fsagent track</h1>\n<p>",
+	      "<h1>fsagent-watch</h1>\n<p>",
 	      out);
 	esc(out, s_of(doc, "tree"));
 	fputs(": ", out);

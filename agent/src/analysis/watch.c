@@ -164,7 +164,7 @@ int watch_follow(struct watch *w, const char *path, pid_t pid, unsigned max_boot
 			len += (size_t)n;
 			feed(w, buf, &len, &skipping);
 			if (!gone && max_boots && w->boots > max_boots && !w->have_final && !w->gave_up) {
-				fprintf(stderr, "fsagent watch: giving up after %u boots without a final status\n",
+				fprintf(stderr, "fsagent console: giving up after %u boots without a final status\n",
 					max_boots);
 				w->gave_up = true;
 				kill(pid, SIGTERM);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fsagent watch: a run followed from the host through the VM's console log
+ * fsagent console: a run followed from the host through the VM's console log
  * (the protocol in model/console.h). Each finished test prints one line
  * with the counts so far, the elapsed time and an ETA: the test time the
  * guest says is left by the durations history (when the plan has one)

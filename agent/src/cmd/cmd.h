@@ -48,7 +48,7 @@ int cmd_merge(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
-int cmd_watch(int argc, char **argv);
+int cmd_console(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
 int cmd_qualify(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);

@@ -37,7 +37,7 @@ int cmd_compare(int argc, char **argv)
 	int c, r;
 
 	if (compare_new(&cmp) < 0)
-		return 1;
+		return 3;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -49,7 +49,7 @@ int cmd_compare(int argc, char **argv)
 			if (r < 0) {
 				log_err("%s: %s", c == 'b' ? "--baseline" : "--candidate", err);
 				compare_free(cmp);
-				return 1;
+				return 2;
 			}
 			have[side] = true;
 			break;
@@ -94,7 +94,8 @@ int cmd_compare(int argc, char **argv)
 			       "baseline N times (default 20; fsagent-qemu --plan FILE). When the sides' bundles\n"
 			       "record different userspace (fstests, image, mkfs and other tools' versions)\n"
 			       "it warns; --strict refuses to compare them.\n"
-			       "Exit status: 0 no regression, 1 regressions (or an error), 2 bad usage.\n");
+			       "Exit status: 0 no regression, 1 a regression, 2 bad usage or input (a bundle\n"
+			       "refused, --strict's userspace), 3 an output not written (docs/exit-status.md).\n");
 			compare_free(cmp);
 			return 0;
 		default: compare_free(cmp); return 2;
@@ -108,7 +109,7 @@ int cmd_compare(int argc, char **argv)
 	res = compare_result(cmp, alpha);
 	compare_free(cmp);
 	if (!res)
-		return 1;
+		return 3;
 	if (strict) {
 		char us[1024];
 
@@ -116,19 +117,19 @@ int cmd_compare(int argc, char **argv)
 			log_printable(us, strlen(us));
 			log_err("--strict: the sides ran different userspace (%s); compare bundles of one userspace",
 				us);
-			return 1;
+			return 2;
 		}
 	}
 	print_printable(compare_text, res);
 	if (json_out && write_output(json_out, res, dump_json) < 0)
-		return 1;
+		return 3;
 	if (html_out && write_output(html_out, res, compare_html) < 0)
-		return 1;
+		return 3;
 	if (plan_out) {
 		r = compare_rerun_plan(res, plan_out, (unsigned)rerun, err, sizeof(err));
 		if (r < 0) {
 			log_err("%s", err);
-			return 1;
+			return 3;
 		}
 		printf("\nrerun plan: %s (%d tests x %llu runs on the baseline)\n", r ? plan_out : "none needed", r,
 		       rerun);

@@ -102,7 +102,7 @@ int cmd_coverage(int argc, char **argv)
 	struct coverage *cv = NULL;
 	struct coverage_diff *cd = NULL;
 	json_auto_t *res = NULL;
-	int c, r = 1;
+	int c, r = 3; /* 2 bad input, 3 what could not be done (gcov, a write, memory) */
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -172,7 +172,9 @@ int cmd_coverage(int argc, char **argv)
 			       "whose lines are carried to A through git diff), and a diff file's blob ids are\n"
 			       "checked against it. --out writes the tests as a list (the group first; for\n"
 			       "fsagent-qualify's TEST...), --plan as a plan, --json the result,\n"
-			       "--html a page with each hunk's lines marked reached or not, and by which tests.\n");
+			       "--html a page with each hunk's lines marked reached or not, and by which tests.\n"
+			       "Exit status: 0 done, 2 bad usage or input (a bundle, the history, the diff),\n"
+			       "3 gcov or a write failed, or a signal stopped it (docs/exit-status.md).\n");
 			strv_free(history);
 			return 0;
 		default: strv_free(history); return 2;
@@ -187,16 +189,19 @@ int cmd_coverage(int argc, char **argv)
 		goto out;
 	coverage_stop_on_signals();
 	for (int i = optind; i < argc; i++)
-		if (coverage_add_bundles(cv, argv[i], build, gcov_tool, err, sizeof(err)) < 0) {
+		if ((r = coverage_add_bundles(cv, argv[i], build, gcov_tool, err, sizeof(err))) < 0) {
 			say_lost(cv);
 			log_err("%s", err);
+			r = r == -EBADMSG || r == -ENOENT ? 2 : 3;
 			goto out;
 		}
 	for (char **h = history; *h; h++)
-		if (coverage_add_history(cv, *h, err, sizeof(err)) < 0) {
+		if ((r = coverage_add_history(cv, *h, err, sizeof(err))) < 0) {
 			log_err("%s", err);
+			r = 2;
 			goto out;
 		}
+	r = 3;
 	if ((report || diff) && coverage_add_build(cv, build, gcov_tool, err, sizeof(err)) < 0) {
 		log_err("%s", err);
 		goto out;
@@ -220,6 +225,7 @@ int cmd_coverage(int argc, char **argv)
 		if (coverage_kernel_commit(argv + optind, k, err, sizeof(err)) < 0 ||
 		    coverage_change_load(diff, git, side, k, &change, &rebase, &o, err, sizeof(err)) < 0) {
 			log_err("%s", err);
+			r = 2;
 			goto out;
 		}
 		o.rebase = rebase;

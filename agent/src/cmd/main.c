@@ -44,6 +44,14 @@ static int cmd_version(int argc _unused_, char **argv _unused_)
 	return 0;
 }
 
+/* "fsagent watch" followed a console, while scripts/fsagent-watch watches a branch: one name, two things */
+static int cmd_watch_old(int argc, char **argv)
+{
+	log_warn("'fsagent watch' is now 'fsagent console' (a run followed through its console log); a kernel "
+		 "branch is watched by scripts/fsagent-watch (fsagent track)");
+	return cmd_console(argc, argv);
+}
+
 static const struct command commands[] = {
 	{ "init", cmd_init, "boot the test VM (run as PID 1)" },
 	{ "caps", cmd_caps, "print the machine inventory as JSON" },
@@ -58,11 +66,13 @@ static const struct command commands[] = {
 	{ "upkeep", cmd_upkeep, "suggest an expunge file from bundles; list rules that can go" },
 	{ "compare", cmd_compare, "baseline bundles against candidate ones: regressions, flakes, rerun plan" },
 	{ "extract", cmd_extract, "read a run off a results disk image, trusting nothing on it" },
-	{ "watch", cmd_watch, "follow a run through its console log: progress, ETA, final status" },
+	{ "console", cmd_console, "follow a run through its console log: progress, ETA, final status" },
 	{ "qualify", cmd_qualify, "a candidate kernel against its baseline, rerunning the undecided until decided" },
 	{ "reduce", cmd_reduce, "an order-dependent failure reduced to the tests before it that cause it" },
 	{ "bisect", cmd_bisect, "the commit that raised a test's failure rate, weighing every run" },
-	{ "track", cmd_track, "a kernel branch followed tag by tag: built, qualified, regressions bisected" },
+	{ "track", cmd_track, "watch a kernel branch tag by tag: built, qualified, bisected (scripts/fsagent-watch)" },
+	/* old names: still taken, not listed, and said */
+	{ "watch", cmd_watch_old, NULL },
 	{ "unframe", cmd_unframe, "cut a framed document out of a console log" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show this help" },
@@ -72,7 +82,8 @@ static int cmd_help(int argc _unused_, char **argv _unused_)
 {
 	printf("usage: fsagent COMMAND [ARGS]\n\nCommands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		printf("  %-10s %s\n", commands[i].name, commands[i].help);
+		if (commands[i].help)
+			printf("  %-10s %s\n", commands[i].name, commands[i].help);
 	printf("\nAs PID 1, fsagent runs 'init' whatever its arguments.\n");
 	return 0;
 }

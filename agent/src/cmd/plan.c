@@ -74,17 +74,17 @@ int cmd_plan(int argc, char **argv)
 	if (argc != 2 || streq(argv[1], "--help") || streq(argv[1], "-h")) {
 		printf("usage: fsagent plan [--catalog DIR] PLAN_FILE\n"
 		       "Check a run plan and print it resolved, as JSON; a bad one gets one line\n"
-		       "naming file, line and key, and exit status 1. With --catalog, \"needs\" says\n"
+		       "naming file, line and key, and exit status 2. With --catalog, \"needs\" says\n"
 		       "which configs it runs (xfs/all expanded) and the extra devices they want.\n");
 		return argc == 2 ? 0 : 2;
 	}
 	r = fileio_read_full(argv[1], &buf, NULL);
 	if (r < 0) {
 		log_err("read plan '%s' failed: %s", argv[1], strerror(-r));
-		return 1;
+		return 2;
 	}
 	if (plan_init(&plan) < 0)
-		return 1;
+		return 3;
 	r = plan_apply_file(&plan, argv[1], buf, err, sizeof(err));
 	if (r < 0)
 		log_err("%s", err);
@@ -100,5 +100,5 @@ int cmd_plan(int argc, char **argv)
 	if (r == 0)
 		r = json_dumpf(j, stdout, JSON_INDENT(2)) < 0 || putchar('\n') == EOF ? -EIO : 0;
 	plan_release(&plan);
-	return r < 0 ? 1 : 0;
+	return r == -ENOMEM || r == -EIO ? 3 : r < 0 ? 2 : 0;
 }

@@ -190,7 +190,7 @@ int cmd_reduce(int argc, char **argv)
 	struct reduce_result rr = { 0 };
 	struct prober pr = { 0 };
 	int c, r, fails_with = 0, fails_alone = 0;
-	bool found;
+	int status;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -221,8 +221,9 @@ int cmd_reduce(int argc, char **argv)
 			       "separated, in order, the suspect last) on FSAGENT_REDUCE_CONFIG and exits 0 when\n"
 			       "the suspect passed, 1 when it failed (anything else stops the reduction). The\n"
 			       "result goes to FILE (default BUNDLE's directory, order-dependence.json, merged)\n"
-			       "and stdout. Exit status: 0 culprits found, 1 none (fails alone, not reproduced,\n"
-			       "budget spent) or an error, 2 bad usage.\n");
+			       "and stdout. Exit status: 0 culprits found, 1 none (fails alone, not reproduced),\n"
+			       "2 bad usage or input, 3 a probe or a write failed, 4 the budget spent first\n"
+			       "(the smallest failing set so far in its record; docs/exit-status.md).\n");
 			return 0;
 		default: return 2;
 		}
@@ -237,7 +238,7 @@ int cmd_reduce(int argc, char **argv)
 	if (r < 0) {
 		log_err("%s", err[0] ? err : strerror(-r));
 		json_decref(doc);
-		return 1;
+		return 2;
 	}
 	pr = (struct prober){ .cmd = argv + optind + 1, .config = config, .runs = (unsigned)runs };
 	job_stop_on_signals(1);
@@ -266,11 +267,12 @@ int cmd_reduce(int argc, char **argv)
 	if (res)
 		reduce_print(res, stdout);
 out:
-	found = r == 0 && rr.verdict == REDUCE_FOUND;
+	/* the exit status every command shares (docs/exit-status.md) */
+	status = r < 0 ? 3 : rr.verdict == REDUCE_FOUND ? 0 : rr.verdict == REDUCE_BUDGET ? 4 : 1;
 	json_decref(res);
 	json_decref(doc);
 	reduce_result_release(&rr);
 	strv_free(before);
 	strv_free(with);
-	return found ? 0 : 1;
+	return status;
 }

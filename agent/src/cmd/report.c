@@ -168,7 +168,9 @@ int cmd_report(int argc, char **argv)
 			       "<testsuite> per config and iteration under <testsuites>; --xunit-dir DIR writes\n"
 			       "one results.xml per config as xfstests-bld keeps them (DIR/FS/results-NAME/),\n"
 			       "for its gen_results_summary and get_stats.py; --json prints the whole bundle\n"
-			       "instead, each iteration's test records folded in from its journal.\n");
+			       "instead, each iteration's test records folded in from its journal.\n"
+			       "Exit status: 0 reported (whatever the tests did), 2 bad usage or a bundle\n"
+			       "refused, 3 an output not written (docs/exit-status.md).\n");
 			return 0;
 		default: return 2;
 		}
@@ -189,7 +191,7 @@ int cmd_report(int argc, char **argv)
 
 		if (r < 0) {
 			log_err("%s", err);
-			return 1;
+			return 2;
 		}
 		n = strv_length(list);
 		if (n > 1 && (as_json || junit || xunit_dir)) {
@@ -210,7 +212,7 @@ int cmd_report(int argc, char **argv)
 				fflush(stdout);
 				if (bundle_load(*p, &one, err, sizeof(err)) < 0) {
 					log_err("%s", err);
-					rc = 1;
+					rc = 2;
 					continue;
 				}
 				print_printable(report_text, one);
@@ -224,11 +226,11 @@ int cmd_report(int argc, char **argv)
 	}
 	if (bundle_load(path, &b, err, sizeof(err)) < 0) {
 		log_err("%s", err);
-		return 1;
+		return 2;
 	}
 	if (as_json) {
 		if (json_dumpf(b, stdout, JSON_COMPACT) < 0 || putchar('\n') == EOF)
-			return 1;
+			return 3;
 	} else {
 		print_printable(report_text, b);
 		print_reductions(path);
@@ -236,8 +238,8 @@ int cmd_report(int argc, char **argv)
 	if (junit || xunit_dir)
 		sections = load_sections(path);
 	if (junit && write_junit(b, sections, junit) < 0)
-		return 1;
+		return 3;
 	if (xunit_dir && write_xunit_dir(b, sections, xunit_dir) < 0)
-		return 1;
+		return 3;
 	return 0;
 }

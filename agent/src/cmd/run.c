@@ -87,7 +87,7 @@ int cmd_run(int argc, char **argv)
 	struct plan plan;
 	struct run_config rc;
 	unsigned bad = 0;
-	int c, r, status = 1;
+	int c, r, status = 2; /* bad input until the plan is read; then 3 until the run ends */
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -110,7 +110,8 @@ int cmd_run(int argc, char **argv)
 			       "HOST_OPTIONS) and write the bundle to DIR/runs/<run id>/bundle.json. --gcov: the\n"
 			       "kernel's gcov directory for plan key coverage (default /sys/kernel/debug/gcov).\n"
 			       "Exit status: 0 every test that ran passed, 1 one failed (or a record was lost),\n"
-			       "2 bad usage, 4 no test ran (every one not run or expunged).\n");
+			       "2 bad usage or input (the plan, the tree), 3 the run could not be made or did\n"
+			       "not finish, 4 no test ran (every one not run or expunged): docs/exit-status.md.\n");
 			return 0;
 		default: return 2;
 		}
@@ -129,13 +130,14 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	if (plan_init(&plan) < 0)
-		return 1;
+		return 3;
 	if (load_plan(&plan, planfile, sets, &plandir) < 0)
 		goto out;
 	if (plan_resolve(&plan, plandir, &files, err, sizeof(err)) < 0) {
 		log_err("%s", err);
 		goto out;
 	}
+	status = 3;
 	if (inventory_build(NULL, NULL, &inv) < 0) {
 		log_err("inventory of this machine failed");
 		goto out;
@@ -183,11 +185,14 @@ int cmd_run(int argc, char **argv)
 		log_err("%zu test records could not be written: the results disk is full (bundle.json: records_lost)",
 			bundle_records_lost(&b));
 	/* 4: no test ran (no config served, every test skipped): not a pass a CI job could take */
-	switch (r < 0 || bad ? BUNDLE_FAILED : bundle_outcome_of(&b)) {
-	case BUNDLE_FAILED: status = 1; break;
-	case BUNDLE_NOTHING_RAN: status = 4; break;
-	case BUNDLE_PASSED: status = 0; break;
-	}
+	if (r < 0)
+		status = 3;
+	else
+		switch (bad ? BUNDLE_FAILED : bundle_outcome_of(&b)) {
+		case BUNDLE_FAILED: status = 1; break;
+		case BUNDLE_NOTHING_RAN: status = 4; break;
+		case BUNDLE_PASSED: status = 0; break;
+		}
 out:
 	bundle_release(&b);
 	inventory_release(&inv);

@@ -3,7 +3,7 @@
  * The guest-to-host console protocol: the lines fsagent prints on the VM's
  * serial console for the host to follow, defined once. The agent formats
  * them here (run.c, session.c, finish.c) and the host parses them here
- * (fsagent watch); documents travel framed (frame.h).
+ * (fsagent console); documents travel framed (frame.h).
  *
  *   fsagent: plan: N tests to run (C configs x I iterations)[, ...]
  *   fsagent: [K/N] CONFIG TEST: STATUS (S.Ss[; ~Rs left])[: REASON]

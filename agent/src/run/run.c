@@ -139,7 +139,7 @@ static int on_result(void *data, struct test_result *t)
 	/* for the limits of its later runs (iterations, reruns, soak rounds) */
 	history_learn(&c->hist, c->cfg->name, t);
 	c->done++;
-	/* the progress line fsagent watch follows (model/console.h) */
+	/* the progress line fsagent console follows (model/console.h) */
 	{
 		char line[CONSOLE_LINE_MAX];
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * fsagent watch: a run followed through the VM's console log.
+ * fsagent console: a run followed through the VM's console log (once called
+ * fsagent watch, a name kept as an alias: the branch watch is fsagent track).
  */
 #include "cmd/cmd.h"
 #include "analysis/watch.h"
@@ -21,7 +22,7 @@ static int parse_uint(const char *opt, const char *arg, unsigned long long max, 
 	return 0;
 }
 
-int cmd_watch(int argc, char **argv)
+int cmd_console(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "follow", required_argument, NULL, 'f' },
@@ -47,7 +48,7 @@ int cmd_watch(int argc, char **argv)
 			break;
 		case 's': state = optarg; break;
 		case 'h':
-			printf("usage: fsagent watch [--follow PID] [--max-boots N] [--state FILE] CONSOLE\n"
+			printf("usage: fsagent console [--follow PID] [--max-boots N] [--state FILE] CONSOLE\n"
 			       "Follow a run through its console log: one line per finished test with the\n"
 			       "counts, elapsed time and ETA; the plan, crashes, the guest's panics and the final\n"
 			       "status. --follow: read as the log grows until process PID (QEMU) has gone;\n"
@@ -59,7 +60,7 @@ int cmd_watch(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		log_err("watch: one console log; see 'fsagent watch --help'");
+		log_err("console: one console log; see 'fsagent console --help'");
 		return 2;
 	}
 	watch_init(&w, stdout);
