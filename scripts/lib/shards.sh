@@ -28,6 +28,18 @@ shards_run() {
 	sdir=$(mktemp -d "$results/.shards.XXXXXX") || die "cannot create a shard directory in '$results'"
 	echo "$prog: $shards shards, $jobs at a time ($host_cpus CPUs, $avail_mb MiB available; $cpus CPUs and $memory MiB each)"
 	running=0 worst=0 nothing=0
+	# once a minute, where each shard that has begun is (the last test its launcher finished)
+	(
+		trap 'exit 0' TERM
+		while sleep 60; do
+			for k in $(seq 1 "$shards"); do
+				[ -s "$sdir/$k.log" ] || continue
+				w=$(grep -aoE '\[[0-9]+/[0-9]+\] .*' "$sdir/$k.log" | tail -n 1 | clean)
+				echo "$(date -u +%H:%M:%S) shard $k/$shards: ${w:-booting}"
+			done
+		done
+	) &
+	local ticker=$!
 	for k in $(seq 1 "$shards"); do
 		if [ "$running" -ge "$jobs" ]; then
 			wait -n
@@ -53,6 +65,8 @@ shards_run() {
 		if [ "$rc" = 4 ]; then nothing=$((nothing + 1)); rc=0; fi
 		[ "$rc" -le "$worst" ] || worst=$rc
 	done
+	kill -TERM "$ticker" 2>/dev/null
+	wait "$ticker" 2>/dev/null
 	mapfile -t bundles < <(find "$sdir" -mindepth 3 -maxdepth 3 -name bundle.json -printf '%h\n' | sort)
 	if [ "$worst" -ge 2 ] || [ "${#bundles[@]}" -ne "$shards" ]; then
 		echo "$prog: ${#bundles[@]} of $shards shards finished; their logs and bundles: $sdir" >&2

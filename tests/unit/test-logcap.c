@@ -3,9 +3,11 @@
 #include "unit.h"
 #include "util/logcap.h"
 
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* text pumped with head and tail caps: what the log holds, and the bytes cut */
@@ -96,12 +98,76 @@ static void test_progress_echoed(void **state)
 	assert_null(logcap_progress("[ 1.0] fsagent: x", 17));
 }
 
+/*
+ * A job quiet after its first test: the terminal is told it still runs, with
+ * its last progress. The job (a child) goes on only once it has read that
+ * line, so nothing here waits on the clock but the pump's own second.
+ */
+static void test_quiet_job_heartbeat(void **state)
+{
+	int in[2], echo[2], st = -1;
+	FILE *out = tmpfile();
+	pid_t pid;
+
+	(void)state;
+	assert_non_null(out);
+	assert_int_equal(pipe(in), 0);
+	assert_int_equal(pipe(echo), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		static const char line[] = "[1/3] xfs/4k generic/001 pass\n";
+		char got[2048] = "";
+		size_t len = 0;
+		ssize_t n;
+
+		close(in[0]);
+		close(echo[1]);
+		if (write(in[1], line, sizeof(line) - 1) != (ssize_t)sizeof(line) - 1)
+			_exit(2);
+		/* the echo of the test, then (a second later) the heartbeat */
+		/* (a pump that never says so fails here after 60 s, not hangs) */
+		while (!strstr(got, "still running") && len < sizeof(got) - 1 &&
+		       poll(&(struct pollfd){ .fd = echo[0], .events = POLLIN }, 1, 60000) == 1 &&
+		       (n = read(echo[0], got + len, sizeof(got) - 1 - len)) > 0) {
+			len += (size_t)n;
+			got[len] = '\0';
+		}
+		close(in[1]);
+		while (!strchr(strstr(got, "still running") ?: "", '\n') && len < sizeof(got) - 1 &&
+		       poll(&(struct pollfd){ .fd = echo[0], .events = POLLIN }, 1, 60000) == 1 &&
+		       (n = read(echo[0], got + len, sizeof(got) - 1 - len)) > 0) {
+			len += (size_t)n;
+			got[len] = '\0';
+		}
+		{
+			static const char want[] = "r1: [1/3] xfs/4k generic/001 pass\nr1: still running, 0 min 0";
+
+			_exit(strncmp(got, want, sizeof(want) - 1) == 0 &&
+					      strstr(got, " s since [1/3] xfs/4k generic/001 pass\n")
+				      ? 0
+				      : 1);
+		}
+	}
+	close(in[1]);
+	close(echo[0]);
+	assert_int_equal(logcap_pump(in[0], fileno(out), 1 << 20, 1 << 20, &(struct logcap_echo){ echo[1], "r1: ", 1 }),
+			 0);
+	close(in[0]);
+	close(echo[1]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	fclose(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_small_kept_whole),
 		cmocka_unit_test(test_middle_cut_and_named),
 		cmocka_unit_test(test_progress_echoed),
+		cmocka_unit_test(test_quiet_job_heartbeat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -179,9 +179,13 @@ static int call_probe(struct bisect_state *s, size_t i, const char *kdir, const 
 	    asprintf(&e[7], "FSAGENT_REDUCE_TESTS=%s", tests) < 0 ||
 	    asprintf(&e[8], "FSAGENT_REDUCE_CONFIG=%s", config) < 0)
 		r = -ENOMEM;
-	else
-		r = job_run_for(s->in->probe, (const char *const *)e, log,
-				(unsigned)call_limit(s, s->in->probe_timeout, by_time), &status);
+	else {
+		char echo[64];
+
+		snprintf(echo, sizeof(echo), "  probe of %.12s: ", bisect_runs_sha(s, i));
+		r = job_run_echo(s->in->probe, (const char *const *)e, log,
+				 (unsigned)call_limit(s, s->in->probe_timeout, by_time), echo, false, &status);
+	}
 	for (size_t n = 0; n < ARRAY_SIZE(e); n++)
 		free(e[n]);
 	if (r == -ETIME)

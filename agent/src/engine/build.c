@@ -38,6 +38,7 @@ int build_commit(const char *cmd, const char *tree, const char *sha, const char 
 {
 	_cleanup_free_ char *e_commit = NULL, *e_tree = NULL, *e_kernel = NULL;
 	int r, status;
+	char echo[64];
 
 	if ((r = fileio_mkdir_p(kdir)) < 0) {
 		log_err("mkdir '%s' failed: %s", kdir, strerror(-r));
@@ -47,8 +48,9 @@ int build_commit(const char *cmd, const char *tree, const char *sha, const char 
 	    asprintf(&e_tree, "FSAGENT_BISECT_TREE=%s", tree) < 0 ||
 	    asprintf(&e_kernel, "FSAGENT_BISECT_KERNEL=%s", kdir) < 0)
 		return -ENOMEM;
-	r = job_run_for((char *const[]){ (char *)"/bin/sh", (char *)"-c", (char *)cmd, NULL },
-			(const char *const[]){ e_commit, e_tree, e_kernel, NULL }, log, seconds, &status);
+	snprintf(echo, sizeof(echo), "  build of %.12s: ", sha);
+	r = job_run_echo((char *const[]){ (char *)"/bin/sh", (char *)"-c", (char *)cmd, NULL },
+			 (const char *const[]){ e_commit, e_tree, e_kernel, NULL }, log, seconds, echo, false, &status);
 	if (r < 0)
 		return r;
 	if (status == 0)

@@ -180,7 +180,8 @@ static int start_pump(struct job *j)
 			_exit(1);
 		close_range(echo >= 0 ? 4 : 3, ~0U, 0);
 		_exit(logcap_pump(0, 1, LOGCAP_HEAD, LOGCAP_TAIL,
-				  echo >= 0 ? &(struct logcap_echo){ 3, j->echo } : NULL) < 0);
+				  echo >= 0 ? &(struct logcap_echo){ 3, j->echo, LOGCAP_QUIET, j->echo_utc } : NULL) <
+		      0);
 	}
 	r = j->pump < 0 ? -errno : fds[1];
 	close(fds[0]);
@@ -295,8 +296,18 @@ int job_run(char *const *argv, const char *const *env, const char *log, int *sta
 
 int job_run_for(char *const *argv, const char *const *env, const char *log, unsigned seconds, int *status)
 {
+	return job_run_echo(argv, env, log, seconds, NULL, false, status);
+}
+
+int job_run_echo(char *const *argv, const char *const *env, const char *log, unsigned seconds, const char *echo,
+		 bool utc, int *status)
+{
 	struct job j = JOB_INIT;
-	int r = job_start(&j, argv, env, log, false);
+	int r;
+
+	j.echo = echo;
+	j.echo_utc = utc;
+	r = job_start(&j, argv, env, log, false);
 
 	if (r == 0)
 		r = job_wait_for(&j, seconds);

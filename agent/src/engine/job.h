@@ -17,6 +17,7 @@ struct job {
 	int log_fd;	  /* -1: the job's output is fsagent's */
 	pid_t pump;	  /* the process that writes its output into the log, capped (util/logcap.h) */
 	const char *echo; /* set before job_start: its progress lines also on fsagent's stdout, after this */
+	bool echo_utc;	  /* ... each beginning with the UTC time */
 	bool started;
 };
 
@@ -76,3 +77,9 @@ int job_stop_left(const char *path, unsigned grace);
 
 /* job_run within seconds (0: no limit). Returns 0, -ETIME (stopped at the limit, said in log) or -errno. */
 int job_run_for(char *const *argv, const char *const *env, const char *log, unsigned seconds, int *status);
+/*
+ * job_run_for with its progress lines on fsagent's stdout after echo, and a
+ * line a minute while it prints none ("still running", util/logcap.h).
+ */
+int job_run_echo(char *const *argv, const char *const *env, const char *log, unsigned seconds, const char *echo,
+		 bool utc, int *status);

@@ -350,6 +350,7 @@ static json_t *soak_failures(const char *res, json_int_t *runs)
 int track_soak(struct track_state *s, json_t *rv)
 {
 	char dir[PATH_MAX], res[PATH_MAX], plan[PATH_MAX], base[PATH_MAX], log[PATH_MAX], kernel[PATH_MAX], nb[16];
+	char echo[160];
 	json_t *soak = json_object_get(rv, "soak");
 	json_int_t boot = (json_int_t)json_array_size(json_object_get(soak, "boots")), runs;
 	uint64_t seed = (uint64_t)json_integer_value(json_object_get(s->track, "seed")) + 1000003u * (uint64_t)boot +
@@ -412,8 +413,9 @@ int track_soak(struct track_state *s, json_t *rv)
 	    asprintf(&e_res, "FSAGENT_QUALIFY_RESULTS=%s", res) < 0 ||
 	    asprintf(&e_kernel, "FSAGENT_QUALIFY_KERNEL=%s", kernel) < 0)
 		return -ENOMEM;
-	r = job_run(s->in->runner, (const char *const[]){ e_side, e_round, e_plan, e_res, e_kernel, NULL }, log,
-		    &status);
+	snprintf(echo, sizeof(echo), "soak of %s, boot %s: ", track_str(rv, "name"), nb);
+	r = job_run_echo(s->in->runner, (const char *const[]){ e_side, e_round, e_plan, e_res, e_kernel, NULL }, log, 0,
+			 echo, true, &status);
 	if (r < 0)
 		return r;
 	found = soak_failures(res, &runs);

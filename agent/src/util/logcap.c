@@ -6,10 +6,26 @@
 #include "util/fileio.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+/* The last progress line echoed, and when: what a quiet job's heartbeat repeats. */
+struct last_progress {
+	char text[512];
+	double at;
+};
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 const char *logcap_progress(const char *line, size_t len)
 {
@@ -36,11 +52,22 @@ const char *logcap_progress(const char *line, size_t len)
 	return q + 1 < end && q[0] == ']' && q[1] == ' ' ? p : NULL;
 }
 
-/* A line of output: echoed when it is progress (the line without its newline). */
-static void echo_line(const struct logcap_echo *echo, const char *line, size_t len)
+/* The UTC time and a space when echo wants it, else "". */
+static const char *stamp(const struct logcap_echo *echo, char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (!echo->utc || !gmtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ ", &tm))
+		return "";
+	return buf;
+}
+
+/* A line of output: echoed when it is progress (the line without its newline), and kept as the last. */
+static void echo_line(const struct logcap_echo *echo, struct last_progress *last, const char *line, size_t len)
 {
 	const char *p;
-	char out[640];
+	char out[680], when[32];
 	int n;
 
 	while (len && line[len - 1] == '\r')
@@ -48,13 +75,35 @@ static void echo_line(const struct logcap_echo *echo, const char *line, size_t l
 	p = logcap_progress(line, len);
 	if (!p)
 		return;
-	n = snprintf(out, sizeof(out), "%s%.*s\n", echo->prefix, (int)(line + len - p), p);
+	n = snprintf(out, sizeof(out), "%s%s%.*s\n", stamp(echo, when, sizeof(when)), echo->prefix,
+		     (int)(line + len - p), p);
+	if (n > 0 && (size_t)n < sizeof(out))
+		(void)!write(echo->fd, out, (size_t)n);
+	snprintf(last->text, sizeof(last->text), "%.*s", (int)(line + len - p), p);
+	last->at = now_seconds();
+}
+
+/* The job has said nothing for echo->quiet seconds: that it still runs, and since what. */
+static void heartbeat(const struct logcap_echo *echo, const struct last_progress *last, double start)
+{
+	char out[800], when[32];
+	double since = now_seconds() - (last->text[0] ? last->at : start);
+	unsigned min = (unsigned)(since / 60);
+	int n;
+
+	if (last->text[0])
+		n = snprintf(out, sizeof(out), "%s%sstill running, %u min %02u s since %s\n",
+			     stamp(echo, when, sizeof(when)), echo->prefix, min, (unsigned)since % 60, last->text);
+	else
+		n = snprintf(out, sizeof(out), "%s%sstill running, %u min %02u s in\n", stamp(echo, when, sizeof(when)),
+			     echo->prefix, min, (unsigned)since % 60);
 	if (n > 0 && (size_t)n < sizeof(out))
 		(void)!write(echo->fd, out, (size_t)n);
 }
 
 /* Data of the output through the echo's line buffer. */
-static void echo_data(const struct logcap_echo *echo, char *line, size_t *llen, const char *buf, size_t n)
+static void echo_data(const struct logcap_echo *echo, struct last_progress *last, char *line, size_t *llen,
+		      const char *buf, size_t n)
 {
 	size_t off = 0;
 
@@ -68,7 +117,7 @@ static void echo_data(const struct logcap_echo *echo, char *line, size_t *llen, 
 		*llen += take;
 		if (nl) {
 			if (*llen < 512)
-				echo_line(echo, line, *llen);
+				echo_line(echo, last, line, *llen);
 			*llen = 0;
 			off = end + 1;
 		} else {
@@ -85,11 +134,29 @@ long long logcap_pump(int in, int out, size_t head, size_t tail, const struct lo
 	size_t rpos = 0, rlen = 0; /* the ring's next write and how much it holds */
 	long long cut = 0;
 	int r = 0;
+	struct last_progress last = { "", 0 };
+	double began = now_seconds(), beat = began;
 
 	for (;;) {
-		ssize_t n = read(in, buf, sizeof(buf));
+		ssize_t n;
 		size_t k, off;
 
+		/* quiet for echo->quiet seconds since the last progress or heartbeat: a heartbeat */
+		if (echo && echo->quiet) {
+			double since = now_seconds() - (last.at > beat ? last.at : beat);
+			struct pollfd pfd = { .fd = in, .events = POLLIN };
+			int wait_ms = since >= echo->quiet ? 0 : (int)((echo->quiet - since) * 1000) + 1;
+			int pr = poll(&pfd, 1, wait_ms);
+
+			if (pr < 0 && errno == EINTR)
+				continue;
+			if (pr == 0) {
+				heartbeat(echo, &last, began);
+				beat = now_seconds();
+				continue;
+			}
+		}
+		n = read(in, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -99,7 +166,7 @@ long long logcap_pump(int in, int out, size_t head, size_t tail, const struct lo
 		if (n == 0)
 			break;
 		if (echo)
-			echo_data(echo, line, &llen, buf, (size_t)n);
+			echo_data(echo, &last, line, &llen, buf, (size_t)n);
 		k = (size_t)n < head ? (size_t)n : head;
 		if (k && (r = fileio_write_all(out, buf, k)) < 0)
 			break;
