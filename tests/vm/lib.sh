@@ -149,7 +149,7 @@ vm_results_get() {
 }
 
 # bundle_json BUNDLE: the whole bundle, each iteration's journal folded in as "tests"
-bundle_json() { "$HOSTAGENT" report --json "$1"; }
+bundle_json() { "$HOSTAGENT" report --json - "$1"; }
 
 # vm_results_rdump FILE PATH DIR: read a directory back without root
 vm_results_rdump() {

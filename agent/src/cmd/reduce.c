@@ -63,6 +63,7 @@ struct prober {
 	const char *config;
 	unsigned runs;	/* each probe's runs; it fails when any of them does */
 	unsigned total; /* command runs so far */
+	unsigned probes;
 };
 
 /* One run of the probe command over tests. Returns 1 the suspect failed, 0 passed, or -errno (logged). */
@@ -94,15 +95,17 @@ static int run_once(struct prober *pr, char *const *tests)
 static int probe(void *data, char *const *tests, size_t n)
 {
 	struct prober *pr = data;
+	int r = 0;
 
-	(void)n;
-	for (unsigned i = 0; i < pr->runs; i++) {
-		int r = run_once(pr, tests);
-
-		if (r != 0)
-			return r;
+	for (unsigned i = 0; i < pr->runs && r == 0; i++)
+		r = run_once(pr, tests);
+	/* a reduction can take hours: each probe said as it ends */
+	if (r >= 0) {
+		printf("reduce: probe %u: %s with %zu test%s before it: %s\n", ++pr->probes, tests[n - 1], n - 1,
+		       n == 2 ? "" : "s", r ? "failed" : "passed");
+		fflush(stdout);
 	}
-	return 0;
+	return r;
 }
 
 /* How many of runs runs of tests the suspect failed. Returns the count or -errno. */
@@ -176,7 +179,8 @@ int cmd_reduce(int argc, char **argv)
 		{ "test", required_argument, NULL, 't' },
 		{ "iteration", required_argument, NULL, 'i' },
 		{ "runs", required_argument, NULL, 'r' },
-		{ "budget", required_argument, NULL, 'b' },
+		{ "max-probes", required_argument, NULL, 'b' },
+		{ "budget", required_argument, NULL, 'B' }, /* its old name: a budget elsewhere counts test runs */
 		{ "confirm", required_argument, NULL, 'C' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -197,13 +201,24 @@ int cmd_reduce(int argc, char **argv)
 		case 'c': config = optarg; break;
 		case 't': test = optarg; break;
 		case 'o': out = optarg; break;
+		case 'B':
+			log_warn("reduce: --budget is now --max-probes (it counts probes; qualify's --budget counts "
+				 "test "
+				 "runs)");
+			c = 'b';
+			/* fall through */
 		case 'i':
 		case 'r':
 		case 'b':
 		case 'C':
 			if (fileio_parse_u64(optarg, &v) < 0 || v > 100000 || (c != 'i' && c != 'C' && v < 1) ||
 			    (c == 'b' && v < 2)) {
-				log_err("option '-%c': '%s' is not a count it takes", c, optarg);
+				log_err("--%s: '%s' is not a count it takes",
+					c == 'b'   ? "max-probes"
+					: c == 'r' ? "runs"
+					: c == 'C' ? "confirm"
+						   : "iteration",
+					optarg);
 				return 2;
 			}
 			if (c == 'i')
@@ -213,7 +228,7 @@ int cmd_reduce(int argc, char **argv)
 			break;
 		case 'h':
 			printf("usage: fsagent reduce BUNDLE --config CONFIG --test TEST [--iteration K] [--runs R]\n"
-			       "                      [--budget N] [--confirm M] [--out FILE] -- PROBE COMMAND...\n"
+			       "                      [--max-probes N] [--confirm M] [--out FILE] -- PROBE COMMAND...\n"
 			       "A test that failed in a run's order: which of the tests before it make it fail?\n"
 			       "Delta debugging over them (at most N probes, default 40; each probe R runs of the\n"
 			       "command, failing when any does), then M runs (default 5) with the culprits and\n"

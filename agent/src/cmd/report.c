@@ -12,6 +12,7 @@
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/macro.h"
+#include "util/output.h"
 #include "util/strv.h"
 
 #include <getopt.h>
@@ -142,13 +143,12 @@ int cmd_report(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "junit", required_argument, NULL, 'j' },
 		{ "xunit-dir", required_argument, NULL, 'x' },
-		{ "json", no_argument, NULL, 'J' },
+		{ "json", required_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	const char *junit = NULL, *xunit_dir = NULL;
+	const char *junit = NULL, *xunit_dir = NULL, *json_out = NULL;
 	json_auto_t *b = NULL, *sections = NULL;
-	bool as_json = false;
 	char err[1024], path[PATH_MAX];
 	int c;
 
@@ -156,9 +156,9 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case 'j': junit = optarg; break;
 		case 'x': xunit_dir = optarg; break;
-		case 'J': as_json = true; break;
+		case 'J': json_out = optarg; break;
 		case 'h':
-			printf("usage: fsagent report BUNDLE [--junit FILE] [--xunit-dir DIR] [--json]\n"
+			printf("usage: fsagent report BUNDLE [--junit FILE] [--xunit-dir DIR] [--json FILE]\n"
 			       "Summarise a run (BUNDLE: its bundle.json or directory; a directory of runs,\n"
 			       "results/, reports each): its time, counts per status per config, each failing\n"
 			       "test once with why it failed (check's reason, the output's first differing\n"
@@ -167,8 +167,9 @@ int cmd_report(int argc, char **argv)
 			       "--junit FILE writes JUnit XML in fstests' own shape (check -R xunit), a\n"
 			       "<testsuite> per config and iteration under <testsuites>; --xunit-dir DIR writes\n"
 			       "one results.xml per config as xfstests-bld keeps them (DIR/FS/results-NAME/),\n"
-			       "for its gen_results_summary and get_stats.py; --json prints the whole bundle\n"
-			       "instead, each iteration's test records folded in from its journal.\n"
+			       "for its gen_results_summary and get_stats.py; --json FILE writes the whole\n"
+			       "bundle, each iteration's test records folded in from its journal (as compare's\n"
+			       "--json writes its result); --json - prints it alone, one line, on stdout.\n"
 			       "Exit status: 0 reported (whatever the tests did), 2 bad usage or a bundle\n"
 			       "refused, 3 an output not written (docs/exit-status.md).\n");
 			return 0;
@@ -176,7 +177,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		log_err("usage: fsagent report BUNDLE [--junit FILE] [--xunit-dir DIR] [--json]");
+		log_err("usage: fsagent report BUNDLE [--junit FILE] [--xunit-dir DIR] [--json FILE]");
 		return 2;
 	}
 	/* a directory of runs (results/): each bundle in turn as text; JSON and JUnit take one */
@@ -194,7 +195,7 @@ int cmd_report(int argc, char **argv)
 			return 2;
 		}
 		n = strv_length(list);
-		if (n > 1 && (as_json || junit || xunit_dir)) {
+		if (n > 1 && (json_out || junit || xunit_dir)) {
 			log_err("%s holds %zu bundles (%s, ...): --json, --junit and --xunit-dir take one; name it",
 				argv[optind], n, list[0]);
 			strv_free(list);
@@ -228,12 +229,15 @@ int cmd_report(int argc, char **argv)
 		log_err("%s", err);
 		return 2;
 	}
-	if (as_json) {
+	/* --json -: the bundle alone on stdout, one line; --json FILE: written beside the text, as compare's */
+	if (json_out && streq(json_out, "-")) {
 		if (json_dumpf(b, stdout, JSON_COMPACT) < 0 || putchar('\n') == EOF)
 			return 3;
 	} else {
 		print_printable(report_text, b);
 		print_reductions(path);
+		if (json_out && write_output(json_out, b, dump_json) < 0)
+			return 3;
 	}
 	if (junit || xunit_dir)
 		sections = load_sections(path);
