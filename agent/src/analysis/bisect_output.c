@@ -371,6 +371,21 @@ void bisect_output_html(json_t *doc, FILE *out)
 				(long long)json_integer_value(json_object_get(d, "fails")),
 				(long long)json_integer_value(json_object_get(d, "runs")));
 		fprintf(out, " (%.0f s)", json_number_value(json_object_get(d, "seconds")));
+		/* how its first failure went, and the file that shows it */
+		if (*s_of(d, "why")) {
+			fputs(": <code>", out);
+			markup_escape(out, s_of(d, "why"));
+			fputs("</code>", out);
+			if (*s_of(d, "artifact")) {
+				fputs(" <a href=\"", out);
+				markup_escape(out, s_of(d, "artifact"));
+				fputs("\">", out);
+				markup_escape(out, strrchr(s_of(d, "artifact"), '/')
+							   ? strrchr(s_of(d, "artifact"), '/') + 1
+							   : s_of(d, "artifact"));
+				fputs("</a>", out);
+			}
+		}
 		/* the probe's own files, beside this page: what it printed, the bundles of its runs */
 		if (json_is_integer(json_object_get(d, "probe")) && !json_is_true(json_object_get(d, "built")))
 			fprintf(out,

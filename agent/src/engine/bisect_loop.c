@@ -93,8 +93,13 @@ static int build(struct bisect_state *s, size_t i, char *kdir)
 	return r < 0 ? r : status != 0;
 }
 
-/* The named tests' runs and failures in a probe's bundles: 0, -ENOENT (none), or -errno (logged, named). */
-static int count_bundles(struct bisect_state *s, const char *res, unsigned *runs, unsigned *fails)
+/*
+ * The named tests' runs and failures in a probe's bundles: 0, -ENOENT (none),
+ * or -errno (logged, named). With how, the first failure's why and its
+ * artifact (relative to the bisection's directory) as {why, artifact}, or
+ * NULL when none failed.
+ */
+static int count_bundles(struct bisect_state *s, const char *res, unsigned *runs, unsigned *fails, json_t **how)
 {
 	struct compare *cmp = NULL;
 	char err[1024] = "";
@@ -124,8 +129,17 @@ static int count_bundles(struct bisect_state *s, const char *res, unsigned *runs
 			continue;
 		json_array_foreach(tests, k, name)
 			if (streq(compare_str(t, "test"), json_string_value(name))) {
-				*runs += (unsigned)compare_num(json_object_get(t, "candidate"), "runs");
-				*fails += (unsigned)compare_num(json_object_get(t, "candidate"), "failures");
+				json_t *cand = json_object_get(t, "candidate");
+				const char *art = compare_str(cand, "artifact");
+				size_t dl = strlen(s->in->dir);
+
+				*runs += (unsigned)compare_num(cand, "runs");
+				*fails += (unsigned)compare_num(cand, "failures");
+				if (!how || *how || !compare_num(cand, "failures") || !*compare_str(cand, "why"))
+					continue;
+				/* the page beside DIR links it: the path under DIR */
+				art = !strncmp(art, s->in->dir, dl) && art[dl] == '/' ? art + dl + 1 : "";
+				*how = json_pack("{s:s, s:s}", "why", compare_str(cand, "why"), "artifact", art);
 			}
 	}
 	json_decref(doc);
@@ -224,7 +238,7 @@ static int write_step(struct bisect_state *s, size_t i, const struct bisect_step
 static int stopped(struct bisect_state *s, size_t i, unsigned long n, const char *res, bool by_time, double t0)
 {
 	unsigned runs = 0, fails = 0;
-	int r = count_bundles(s, res, &runs, &fails);
+	int r = count_bundles(s, res, &runs, &fails, NULL);
 	json_t *rec;
 
 	if (r < 0 && r != -ENOENT)
@@ -259,6 +273,7 @@ static int probe(struct bisect_state *s, size_t i, const char *kdir, const struc
 		/* a probe not known to leave bundles is asked for one run: its exit status can tell no more */
 		unsigned asked = s->bundles == 1 ? st->runs - got : 1, runs, fails;
 		double t0 = utctime_monotonic();
+		json_auto_t *how = NULL;
 		json_t *rec;
 		bool by_time = false;
 		int status, r;
@@ -273,7 +288,7 @@ static int probe(struct bisect_state *s, size_t i, const char *kdir, const struc
 			return status;
 		if (status != 0 && status != 1 && status != 125)
 			return -ECHILD;
-		r = status == 125 ? -ENOENT : count_bundles(s, res, &runs, &fails);
+		r = status == 125 ? -ENOENT : count_bundles(s, res, &runs, &fails, &how);
 		if (r == -ENOENT && status != 125 && s->in->probe_bundles) {
 			runs = 0; /* said to leave bundles, it left none: no result */
 		} else if (r == -ENOENT && status != 125) {
@@ -293,6 +308,9 @@ static int probe(struct bisect_state *s, size_t i, const char *kdir, const struc
 					bisect_runs_sha(s, i), "index", (json_int_t)i, "probe", (json_int_t)n, "phase",
 					st->phase, "asked", (int)asked, "runs", (int)runs, "fails", (int)fails,
 					"bundles", r == 0, "seconds", utctime_monotonic() - t0);
+		/* how the first failure went, for the page and the text */
+		if (rec && how && fails)
+			json_object_update(rec, how);
 		if (!rec || (r = bisect_runs_append(s, rec)) < 0) {
 			json_decref(rec);
 			return r < 0 ? r : -ENOMEM;
@@ -304,6 +322,9 @@ static int probe(struct bisect_state *s, size_t i, const char *kdir, const struc
 			return 0;
 		}
 		printf("  %.12s: %u of %u runs failed\n", bisect_runs_sha(s, i), fails, runs);
+		if (how && fails)
+			printf("    %s (%s)\n", json_string_value(json_object_get(how, "why")),
+			       json_string_value(json_object_get(how, "artifact")));
 		fflush(stdout);
 		got += runs;
 		failed += fails;
@@ -325,7 +346,7 @@ static int recover(struct bisect_state *s)
 	if (!fileio_exists(pdir))
 		return 0;
 	st = json_load_file(step, 0, NULL);
-	r = count_bundles(s, res, &runs, &fails);
+	r = count_bundles(s, res, &runs, &fails, NULL);
 	if (r == 0 && runs && json_is_string(json_object_get(st, "commit")) &&
 	    bisect_runs_index(s, json_string_value(json_object_get(st, "commit"))) >= 0) {
 		rec = json_pack("{s:O, s:I, s:I, s:s, s:i, s:i, s:b, s:b}", "commit", json_object_get(st, "commit"),

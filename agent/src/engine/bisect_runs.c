@@ -58,6 +58,19 @@ static void take(struct bisect_state *s, json_t *rec)
  * fault in words. Counts are integers from 0 to 2^31 (fails <= runs, a
  * commit's total too), probes numbered upwards, each once.
  */
+/* "" or probes/N/... with no ".." part */
+static bool artifact_ok(const char *a)
+{
+	if (!*a)
+		return true;
+	if (strncmp(a, "probes/", 7) != 0)
+		return false;
+	for (const char *p = a; *p; p = strchr(p, '/') ? strchr(p, '/') + 1 : p + strlen(p))
+		if (!strncmp(p, "../", 3) || streq(p, ".."))
+			return false;
+	return true;
+}
+
 static const char *bad_record(struct bisect_state *s, json_t *rec, const char **key)
 {
 	int i = bisect_runs_index(s, json_string_value(json_object_get(rec, "commit")) ?: "");
@@ -98,6 +111,14 @@ static const char *bad_record(struct bisect_state *s, json_t *rec, const char **
 	*key = "seconds";
 	if (secs && (!json_is_number(secs) || json_number_value(secs) < 0))
 		return "not a number of seconds";
+	*key = "why";
+	if (json_object_get(rec, "why") && !json_is_string(json_object_get(rec, "why")))
+		return "not a reason";
+	/* a link on the page beside DIR: a path under it, never out of it */
+	*key = "artifact";
+	if (json_object_get(rec, "artifact") && (!json_is_string(json_object_get(rec, "artifact")) ||
+						 !artifact_ok(json_string_value(json_object_get(rec, "artifact")))))
+		return "not a path under the bisection's probes/";
 	return NULL;
 }
 
