@@ -182,6 +182,11 @@ $(BUILD)/host/tools/bisect-sim: tests/host/bisect-sim.c agent/src/analysis/bisec
 	$(QUIET_LINK)$(CC) -std=gnu11 $(WARN) -O2 -g -D_GNU_SOURCE -Iagent/src -o $@ tests/host/bisect-sim.c \
 		agent/src/analysis/bisect.c -lm
 
+$(BUILD)/host/tools/schedule-sim: tests/host/schedule-sim.c agent/src/analysis/schedule.c agent/src/analysis/schedule.h | $(BUILD)/.packages-build
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) -std=gnu11 $(WARN) -O2 -g -D_GNU_SOURCE -Iagent/src -o $@ tests/host/schedule-sim.c \
+		agent/src/analysis/schedule.c
+
 unit: $(UNIT_BINS) $(BUILD)/host/fsagent
 	$(Q)tests/run-unit $(UNIT_BINS)
 
@@ -193,7 +198,7 @@ lint: | $(BUILD)/.packages-test
 	$(Q)tests/lint-format
 	$(Q)cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \
 		--inline-suppr -D_GNU_SOURCE -Iagent/src \
-		--library=tests/cppcheck-jansson.cfg agent/src tests/unit tests/host/mkhostile.c tests/host/bisect-sim.c tests/fuzz
+		--library=tests/cppcheck-jansson.cfg agent/src tests/unit tests/host/mkhostile.c tests/host/bisect-sim.c tests/host/schedule-sim.c tests/fuzz
 	$(Q)shellcheck scripts/install-packages scripts/build-deps scripts/build-kernel scripts/debian-kernel \
 		scripts/debian-mirror scripts/fsagent-qemu scripts/fsagent-qualify scripts/fsagent-bisect scripts/lib/*.sh image/build image/build-fstests image/customize image/cloud-disk image/mkinitramfs \
 		tests/run-unit tests/vm/*.sh tests/check tests/vm/run tests/vm/cases/* tests/host/run tests/host/lib.sh \
@@ -221,7 +226,7 @@ run: $(BUILD)/fsagent
 	$(Q)image/build --if-stale $(IMAGE_ARGS)
 	$(Q)scripts/fsagent-qemu $(RUN)
 
-bench: $(BUILD)/fsagent $(BUILD)/host/fsagent $(BUILD)/host/tools/bisect-sim | $(BUILD)/.packages-test
+bench: $(BUILD)/fsagent $(BUILD)/host/fsagent $(BUILD)/host/tools/bisect-sim $(BUILD)/host/tools/schedule-sim | $(BUILD)/.packages-test
 	$(Q)tests/bench/run
 	$(Q)tests/bench/run-overhead
 	$(Q)tests/bench/run-memory
@@ -233,6 +238,7 @@ bench: $(BUILD)/fsagent $(BUILD)/host/fsagent $(BUILD)/host/tools/bisect-sim | $
 	$(Q)tests/bench/watch
 	$(Q)tests/bench/coverage
 	$(Q)tests/bench/extract
+	$(Q)tests/bench/parallel
 
 clean:
 	rm -rf $(BUILD)/agent $(BUILD)/host $(BUILD)/fsagent $(BUILD)/fsagent.debug $(BUILD)/vm

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+/* schedule: a queue of tests over runners, longest first, equals by seed; its makespan against check-parallel's. */
+#include "unit.h"
+#include "analysis/schedule.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+static void test_longest_first(void **state)
+{
+	const struct sched_item it[] = { { "generic/001", 1 }, { "generic/002", 5 }, { "generic/003", 3 } };
+	size_t order[3];
+
+	(void)state;
+	assert_int_equal(sched_order(it, 3, 7, order), 0);
+	assert_int_equal(order[0], 1);
+	assert_int_equal(order[1], 2);
+	assert_int_equal(order[2], 0);
+}
+
+/* the names of a queue of ten equal tests, in order, for a seed; the list given in either direction */
+static void equal_names(uint64_t seed, bool reversed, char *out, size_t size)
+{
+	static const char *const names[] = { "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9" };
+	struct sched_item it[10];
+	size_t order[10], len = 0;
+
+	for (size_t i = 0; i < 10; i++)
+		it[i] = (struct sched_item){ names[reversed ? 9 - i : i], 2.5 };
+	assert_int_equal(sched_order(it, 10, seed, order), 0);
+	out[0] = '\0';
+	for (size_t i = 0; i < 10; i++)
+		len += (size_t)snprintf(out + len, size - len, "%s ", it[order[i]].name);
+}
+
+static void test_equals_by_seed(void **state)
+{
+	char a[64], b[64], c[64];
+
+	(void)state;
+	equal_names(42, false, a, sizeof(a));
+	equal_names(42, true, b, sizeof(b));
+	equal_names(43, false, c, sizeof(c));
+	/* a seed replays its queue, wherever the tests sat in the list; another seed another queue */
+	assert_string_equal(a, b);
+	assert_string_not_equal(a, c);
+	assert_string_not_equal(a, "t0 t1 t2 t3 t4 t5 t6 t7 t8 t9 ");
+}
+
+/*
+ * 5, 4, 3, 3, 3 seconds on 2 runners. The queue: 5 on runner 0, 4 on 1,
+ * then each 3 to whichever is free first: 1 (at 4), 0 (at 5), 1 (at 7):
+ * done at 10. Dealt round-robin, runner 0 holds 5 + 3 + 3 = 11. No schedule
+ * beats 18 / 2 = 9.
+ */
+static void test_makespans(void **state)
+{
+	const struct sched_item it[] = { { "a", 3 }, { "b", 5 }, { "c", 3 }, { "d", 4 }, { "e", 3 } };
+	size_t order[5];
+	unsigned runner[5];
+	double start[5];
+
+	(void)state;
+	assert_int_equal(sched_order(it, 5, 1, order), 0);
+	assert_true(it[order[0]].seconds == 5 && it[order[1]].seconds == 4);
+	assert_true(sched_makespan(it, order, 5, 2, runner, start) == 10);
+	assert_int_equal(runner[1], 0);
+	assert_true(start[1] == 0);
+	assert_int_equal(runner[3], 1);
+	assert_true(start[3] == 0);
+	assert_true(start[order[2]] == 4 && runner[order[2]] == 1);
+	assert_true(start[order[3]] == 5 && runner[order[3]] == 0);
+	assert_true(start[order[4]] == 7 && runner[order[4]] == 1);
+	assert_true(sched_round_robin(it, order, 5, 2) == 11);
+	assert_true(sched_lower_bound(it, 5, 2) == 9);
+	/* one runner: the sum; more runners than tests: the longest */
+	assert_true(sched_makespan(it, order, 5, 1, NULL, NULL) == 18);
+	assert_true(sched_makespan(it, order, 5, 8, NULL, NULL) == 5);
+	assert_true(sched_lower_bound(it, 5, 8) == 5);
+	assert_true(sched_makespan(it, order, 5, 0, NULL, NULL) < 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_longest_first),
+		cmocka_unit_test(test_equals_by_seed),
+		cmocka_unit_test(test_makespans),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
