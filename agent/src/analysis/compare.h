@@ -53,6 +53,8 @@ json_t *compare_result(struct compare *c, double alpha);
 
 /* One-sided Fisher exact test: P(X >= a) for the 2x2 table [[a, b], [c, d]]. */
 double compare_fisher_greater(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
+/* log C(n, k) (k <= n). */
+double compare_lchoose(uint64_t n, uint64_t k);
 
 /*
  * How many runs a side would decide a test whose two sides failed fb of rb
