@@ -37,6 +37,7 @@ size_t bundle_dir_len(const char *path);
 
 int cmd_caps(int argc, char **argv);
 int cmd_unframe(int argc, char **argv);
+int cmd_fixes(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_plan(int argc, char **argv);

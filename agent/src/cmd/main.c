@@ -70,6 +70,7 @@ static const struct command commands[] = {
 	{ "qualify", cmd_qualify, "a candidate kernel against its baseline, rerunning the undecided until decided" },
 	{ "reduce", cmd_reduce, "an order-dependent failure reduced to the tests before it that cause it" },
 	{ "bisect", cmd_bisect, "the commit that raised a test's failure rate, weighing every run" },
+	{ "fixes", cmd_fixes, "the upstream commits that fix a stable tree's culprit, and which it lacks" },
 	{ "track", cmd_track, "watch a kernel branch tag by tag: built, qualified, bisected (scripts/fsagent-watch)" },
 	/* old names: still taken, not listed, and said */
 	{ "watch", cmd_watch_old, NULL },

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fsagent fixes' answer in words (see fixes_output.h).
+ */
+#include "analysis/fixes_output.h"
+#include "util/macro.h"
+
+static const char *s_of(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k)) ?: "";
+}
+
+void fixes_text(json_t *res, FILE *out)
+{
+	json_t *c = json_object_get(res, "culprit"), *u = json_object_get(res, "upstream"), *f;
+	size_t i, n = json_array_size(json_object_get(res, "fixes"));
+
+	fprintf(out, "culprit %.12s \"%s\": upstream %.12s \"%s\" (%s)\n", s_of(c, "sha"), s_of(c, "subject"),
+		s_of(u, "id"), s_of(u, "subject"), s_of(u, "how"));
+	if (!n) {
+		fprintf(out, "no commit in %s says it fixes it (Fixes: %.12s)\n", s_of(res, "range"), s_of(u, "id"));
+		return;
+	}
+	fprintf(out, "fixed upstream in %s, oldest first (Fixes: naming it, then those fixing them):\n",
+		s_of(res, "range"));
+	json_array_foreach(json_object_get(res, "fixes"), i, f) {
+		fprintf(out, "  %.12s \"%s\" (Fixes: %.12s): ", s_of(f, "id"), s_of(f, "subject"), s_of(f, "of"));
+		if (json_is_string(json_object_get(f, "in_stable")))
+			fprintf(out, "in the stable tree already, as %.12s\n", s_of(f, "in_stable"));
+		else
+			fputs("not in the stable tree: a candidate\n", out);
+	}
+	fprintf(out, "%lld candidate%s to backport\n",
+		(long long)json_integer_value(json_object_get(res, "candidates")),
+		json_integer_value(json_object_get(res, "candidates")) == 1 ? "" : "s");
+}
