@@ -131,7 +131,7 @@ static void row(FILE *out, json_t *rv)
 			"<div class=\"moved\">tag moved to <code>%.12s</code> after it was taken: the verdicts "
 			"are for <code>%.12s</code></div>",
 			s_of(rv, "moved_to"), s_of(rv, "sha"));
-	fputs("</td><td>", out);
+	fputs("</td><td class=\"t\">", out);
 	esc(out, s_of(rv, "seen"));
 	fputs("</td><td>", out);
 	if (json_object_get(rv, "why"))
@@ -317,7 +317,7 @@ void track_html(json_t *doc, FILE *out)
 	      "{color:#c00;font-weight:bold}.how,.step{color:#444;font-weight:normal;font-size:90%}td.v-cannot-build{"
 	      "color:#"
 	      "a60}.h-regression{background:#f6c9c4}.h-failed{background:#fbe5b0}.h-pass{background:#d8eed9}"
-	      ".h-none{background:#f4f4f4}.h-soak{font-size:90%}#history td{white-space:nowrap}</style></head>"
+	      ".h-none{background:#f4f4f4}.h-soak{font-size:90%}#history td,.t{white-space:nowrap}</style></head>"
 	      "<body>\n"
 	      "<h1>fsagent-watch</h1>\n<p>",
 	      out);
@@ -332,10 +332,11 @@ void track_html(json_t *doc, FILE *out)
 	}
 	fputs("; baseline now ", out);
 	esc(out, *s_of(doc, "baseline") ? s_of(doc, "baseline") : "none");
-	fprintf(out, "; %zu revisions, %lld with a regression. Updated ", json_array_size(revs),
-		n_of(doc, "regressions"));
+	fprintf(out, "; %zu revisions, %lld with a regression. ", json_array_size(revs), n_of(doc, "regressions"));
+	/* a time is never cut in two by the line's end */
+	fputs("<span class=\"t\">Updated ", out);
 	esc(out, *s_of(doc, "updated") ? s_of(doc, "updated") : "(unknown)");
-	fputs(".</p>\n", out);
+	fputs("</span>.</p>\n", out);
 	now(out, revs);
 	fputs("<table><tr><th>revision</th><th>seen</th><th>build</th><th>verdict</th><th>against</th>"
 	      "<th>regressions and culprits</th><th>qualification</th><th>soak</th><th>soak findings</th></tr>\n",
