@@ -98,9 +98,28 @@ static const char *in_stable(struct record *st, long nst, const char *id)
 	return NULL;
 }
 
+/* REV or A..B (an end left out: HEAD) as full ids into out. Returns 0, -ENOENT (err names the end), or -errno. */
+static int resolve_range(const char *tree, const char *range, char out[2 * COMMIT_ID_SIZE + 2], char *err, size_t es)
+{
+	const char *dots = strstr(range, "..");
+	char a[COMMIT_ID_SIZE], b[COMMIT_ID_SIZE];
+	_cleanup_free_ char *left = NULL;
+	int r;
+
+	if (!dots)
+		return git_resolve(tree, range, out, err, es);
+	if (!(left = strndup(range, (size_t)(dots - range))))
+		return -ENOMEM;
+	if ((r = git_resolve(tree, *left ? left : "HEAD", a, err, es)) < 0 ||
+	    (r = git_resolve(tree, dots[2] ? dots + 2 : "HEAD", b, err, es)) < 0)
+		return r;
+	snprintf(out, 2 * COMMIT_ID_SIZE + 2, "%s..%s", a, b);
+	return 0;
+}
+
 int fixes_find(const struct fixes_query *q, json_t **ret, char *err, size_t es)
 {
-	char sha[COMMIT_ID_SIZE], head[COMMIT_ID_SIZE], up[COMMIT_ID_SIZE], range_end[COMMIT_ID_SIZE];
+	char sha[COMMIT_ID_SIZE], head[COMMIT_ID_SIZE], up[COMMIT_ID_SIZE], resolved[2 * COMMIT_ID_SIZE + 2];
 	_cleanup_free_ char *msg = NULL, *subj = NULL, *usubj = NULL, *log = NULL, *slog = NULL, *after = NULL;
 	struct record *rec = NULL, *st = NULL;
 	const char *how = NULL, *range = q->range ? q->range : "HEAD";
@@ -113,8 +132,8 @@ int fixes_find(const struct fixes_query *q, json_t **ret, char *err, size_t es)
 	if ((r = git_resolve(q->stable, q->culprit, sha, err, es)) < 0 ||
 	    (r = git_resolve(q->stable, q->head ? q->head : "HEAD", head, err, es)) < 0)
 		return r == -ENOENT ? -EINVAL : r;
-	/* the range must name something in the upstream tree */
-	if (!strstr(range, "..") && (r = git_resolve(q->upstream, range, range_end, err, es)) < 0)
+	/* the range's ends resolved in the upstream tree, so that git sees ids only, never an option */
+	if ((r = resolve_range(q->upstream, range, resolved, err, es)) < 0)
 		return r == -ENOENT ? -EINVAL : r;
 	{
 		const char *a1[] = { "log", "-1", "--format=%B", sha, NULL },
@@ -135,8 +154,8 @@ int fixes_find(const struct fixes_query *q, json_t **ret, char *err, size_t es)
 	}
 	/* every upstream commit of the range with a Fixes: line, newest first */
 	{
-		const char *a[] = { "log", "-i", "--grep=^[[:space:]]*fixes:", "--format=%H%x1f%s%x1f%B%x1e",
-				    range, NULL };
+		const char *a[] = { "log",    "-i", "--grep=^[[:space:]]*fixes:", "--format=%H%x1f%s%x1f%B%x1e",
+				    resolved, NULL };
 
 		if ((r = log_of(q->upstream, a, &log, err, es)) < 0)
 			return r;
