@@ -161,13 +161,62 @@ static void test_quiet_job_heartbeat(void **state)
 	fclose(out);
 }
 
+/*
+ * A job that prints all the time, none of it progress (a build): the
+ * terminal is told it still runs all the same. The job prints a line each
+ * tenth of a second until it has read that it still runs (60 s at most).
+ */
+static void test_chatty_job_heartbeat(void **state)
+{
+	int in[2], echo[2], st = -1;
+	FILE *out = tmpfile();
+	pid_t pid;
+
+	(void)state;
+	assert_non_null(out);
+	assert_int_equal(pipe(in), 0);
+	assert_int_equal(pipe(echo), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		static const char line[] = "  CC      fs/xfs/xfs_inode.o\n";
+		char got[512] = "";
+		size_t len = 0;
+
+		close(in[0]);
+		close(echo[1]);
+		for (int i = 0; i < 600 && !strstr(got, "still running, 0 min 0"); i++) {
+			ssize_t n;
+
+			if (write(in[1], line, sizeof(line) - 1) != (ssize_t)sizeof(line) - 1)
+				_exit(2);
+			if (poll(&(struct pollfd){ .fd = echo[0], .events = POLLIN }, 1, 100) == 1 &&
+			    (n = read(echo[0], got + len, sizeof(got) - 1 - len)) > 0) {
+				len += (size_t)n;
+				got[len] = '\0';
+			}
+		}
+		close(in[1]);
+		_exit(strncmp(got, "b1: still running, 0 min 0", 26) == 0 && strstr(got, " s in\n") ? 0 : 1);
+	}
+	close(in[1]);
+	close(echo[0]);
+	assert_int_equal(logcap_pump(in[0], fileno(out), 1 << 20, 1 << 20, &(struct logcap_echo){ echo[1], "b1: ", 1 }),
+			 0);
+	close(in[0]);
+	close(echo[1]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	fclose(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_small_kept_whole),
-		cmocka_unit_test(test_middle_cut_and_named),
-		cmocka_unit_test(test_progress_echoed),
-		cmocka_unit_test(test_quiet_job_heartbeat),
+		cmocka_unit_test(test_small_kept_whole),     cmocka_unit_test(test_middle_cut_and_named),
+		cmocka_unit_test(test_progress_echoed),	     cmocka_unit_test(test_quiet_job_heartbeat),
+		cmocka_unit_test(test_chatty_job_heartbeat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

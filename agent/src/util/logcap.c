@@ -141,20 +141,23 @@ long long logcap_pump(int in, int out, size_t head, size_t tail, const struct lo
 		ssize_t n;
 		size_t k, off;
 
-		/* quiet for echo->quiet seconds since the last progress or heartbeat: a heartbeat */
+		/*
+		 * no progress line for echo->quiet seconds since the last one or the last heartbeat: a
+		 * heartbeat, whether the job is silent or prints what is no progress (a build's lines)
+		 */
 		if (echo && echo->quiet) {
 			double since = now_seconds() - (last.at > beat ? last.at : beat);
 			struct pollfd pfd = { .fd = in, .events = POLLIN };
-			int wait_ms = since >= echo->quiet ? 0 : (int)((echo->quiet - since) * 1000) + 1;
-			int pr = poll(&pfd, 1, wait_ms);
+			int pr;
 
-			if (pr < 0 && errno == EINTR)
-				continue;
-			if (pr == 0) {
+			if (since >= echo->quiet) {
 				heartbeat(echo, &last, began);
 				beat = now_seconds();
 				continue;
 			}
+			pr = poll(&pfd, 1, (int)((echo->quiet - since) * 1000) + 1);
+			if (pr <= 0 && (pr == 0 || errno == EINTR))
+				continue;
 		}
 		n = read(in, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
