@@ -24,7 +24,8 @@ void fixes_text(json_t *res, FILE *out)
 	fprintf(out, "fixed upstream in %s, oldest first (Fixes: naming it, then those fixing them):\n",
 		s_of(res, "range"));
 	json_array_foreach(json_object_get(res, "fixes"), i, f) {
-		fprintf(out, "  %.12s \"%s\" (Fixes: %.12s): ", s_of(f, "id"), s_of(f, "subject"), s_of(f, "of"));
+		/* two lines a fix: a kernel subject is up to 75 columns, the terminal 100 */
+		fprintf(out, "  %.12s \"%s\"\n      Fixes: %.12s; ", s_of(f, "id"), s_of(f, "subject"), s_of(f, "of"));
 		if (json_is_string(json_object_get(f, "in_stable")))
 			fprintf(out, "in the stable tree already, as %.12s\n", s_of(f, "in_stable"));
 		else
