@@ -99,59 +99,30 @@ static void test_progress_echoed(void **state)
 }
 
 /*
- * A job quiet after its first test: the terminal is told it still runs, with
- * its last progress. The job (a child) goes on only once it has read that
- * line, so nothing here waits on the clock but the pump's own second.
+ * job (a child, given the write end of the job's output and the read end
+ * of the terminal) run under logcap_pump with prefix and a heartbeat after
+ * one quiet second; the child's exit status must be 0: its own verdict on
+ * what the terminal showed it.
  */
-static void test_quiet_job_heartbeat(void **state)
+static void pump_with(int (*job)(int out, int terminal), const char *prefix)
 {
 	int in[2], echo[2], st = -1;
 	FILE *out = tmpfile();
 	pid_t pid;
 
-	(void)state;
 	assert_non_null(out);
 	assert_int_equal(pipe(in), 0);
 	assert_int_equal(pipe(echo), 0);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		static const char line[] = "[1/3] xfs/4k generic/001 pass\n";
-		char got[2048] = "";
-		size_t len = 0;
-		ssize_t n;
-
 		close(in[0]);
 		close(echo[1]);
-		if (write(in[1], line, sizeof(line) - 1) != (ssize_t)sizeof(line) - 1)
-			_exit(2);
-		/* the echo of the test, then (a second later) the heartbeat */
-		/* (a pump that never says so fails here after 60 s, not hangs) */
-		while (!strstr(got, "still running") && len < sizeof(got) - 1 &&
-		       poll(&(struct pollfd){ .fd = echo[0], .events = POLLIN }, 1, 60000) == 1 &&
-		       (n = read(echo[0], got + len, sizeof(got) - 1 - len)) > 0) {
-			len += (size_t)n;
-			got[len] = '\0';
-		}
-		close(in[1]);
-		while (!strchr(strstr(got, "still running") ?: "", '\n') && len < sizeof(got) - 1 &&
-		       poll(&(struct pollfd){ .fd = echo[0], .events = POLLIN }, 1, 60000) == 1 &&
-		       (n = read(echo[0], got + len, sizeof(got) - 1 - len)) > 0) {
-			len += (size_t)n;
-			got[len] = '\0';
-		}
-		{
-			static const char want[] = "r1: [1/3] xfs/4k generic/001 pass\nr1: still running, 0 min 0";
-
-			_exit(strncmp(got, want, sizeof(want) - 1) == 0 &&
-					      strstr(got, " s since [1/3] xfs/4k generic/001 pass\n")
-				      ? 0
-				      : 1);
-		}
+		_exit(job(in[1], echo[0]));
 	}
 	close(in[1]);
 	close(echo[0]);
-	assert_int_equal(logcap_pump(in[0], fileno(out), 1 << 20, 1 << 20, &(struct logcap_echo){ echo[1], "r1: ", 1 }),
+	assert_int_equal(logcap_pump(in[0], fileno(out), 1 << 20, 1 << 20, &(struct logcap_echo){ echo[1], prefix, 1 }),
 			 0);
 	close(in[0]);
 	close(echo[1]);
@@ -161,54 +132,70 @@ static void test_quiet_job_heartbeat(void **state)
 	fclose(out);
 }
 
+/* More of the terminal into got (NUL-terminated, len so far): 1, or 0 when none came within ms. */
+static int more(int terminal, char *got, size_t size, size_t *len, int ms)
+{
+	ssize_t n;
+
+	if (*len >= size - 1 || poll(&(struct pollfd){ .fd = terminal, .events = POLLIN }, 1, ms) != 1 ||
+	    (n = read(terminal, got + *len, size - 1 - *len)) <= 0)
+		return 0;
+	*len += (size_t)n;
+	got[*len] = '\0';
+	return 1;
+}
+
+/* One test, then quiet until the terminal says it still runs (a pump that never does fails after 60 s). */
+static int quiet_job(int out, int terminal)
+{
+	static const char line[] = "[1/3] xfs/4k generic/001 pass\n",
+			  want[] = "r1: [1/3] xfs/4k generic/001 pass\nr1: still running, 0 min 0";
+	char got[2048] = "";
+	size_t len = 0;
+
+	if (write(out, line, sizeof(line) - 1) != (ssize_t)sizeof(line) - 1)
+		return 2;
+	while (!strstr(got, "still running") && more(terminal, got, sizeof(got), &len, 60000))
+		;
+	close(out);
+	while (!strchr(strstr(got, "still running") ?: "", '\n') && more(terminal, got, sizeof(got), &len, 60000))
+		;
+	return strncmp(got, want, sizeof(want) - 1) == 0 && strstr(got, " s since [1/3] xfs/4k generic/001 pass\n") ? 0
+														    : 1;
+}
+
+/* A line each tenth of a second, none of it progress (a build), until the terminal says it still runs. */
+static int chatty_job(int out, int terminal)
+{
+	static const char line[] = "  CC      fs/xfs/xfs_inode.o\n";
+	char got[512] = "";
+	size_t len = 0;
+
+	for (int i = 0; i < 600 && !strstr(got, "still running, 0 min 0"); i++) {
+		if (write(out, line, sizeof(line) - 1) != (ssize_t)sizeof(line) - 1)
+			return 2;
+		more(terminal, got, sizeof(got), &len, 100);
+	}
+	close(out);
+	return strncmp(got, "b1: still running, 0 min 0", 26) == 0 && strstr(got, " s in\n") ? 0 : 1;
+}
+
 /*
- * A job that prints all the time, none of it progress (a build): the
- * terminal is told it still runs all the same. The job prints a line each
- * tenth of a second until it has read that it still runs (60 s at most).
+ * A job quiet after its first test: the terminal is told it still runs, with
+ * its last progress. The job goes on only once it has read that line, so
+ * nothing here waits on the clock but the pump's own second.
  */
+static void test_quiet_job_heartbeat(void **state)
+{
+	(void)state;
+	pump_with(quiet_job, "r1: ");
+}
+
+/* A job that prints all the time, none of it progress (a build): told it still runs all the same. */
 static void test_chatty_job_heartbeat(void **state)
 {
-	int in[2], echo[2], st = -1;
-	FILE *out = tmpfile();
-	pid_t pid;
-
 	(void)state;
-	assert_non_null(out);
-	assert_int_equal(pipe(in), 0);
-	assert_int_equal(pipe(echo), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		static const char line[] = "  CC      fs/xfs/xfs_inode.o\n";
-		char got[512] = "";
-		size_t len = 0;
-
-		close(in[0]);
-		close(echo[1]);
-		for (int i = 0; i < 600 && !strstr(got, "still running, 0 min 0"); i++) {
-			ssize_t n;
-
-			if (write(in[1], line, sizeof(line) - 1) != (ssize_t)sizeof(line) - 1)
-				_exit(2);
-			if (poll(&(struct pollfd){ .fd = echo[0], .events = POLLIN }, 1, 100) == 1 &&
-			    (n = read(echo[0], got + len, sizeof(got) - 1 - len)) > 0) {
-				len += (size_t)n;
-				got[len] = '\0';
-			}
-		}
-		close(in[1]);
-		_exit(strncmp(got, "b1: still running, 0 min 0", 26) == 0 && strstr(got, " s in\n") ? 0 : 1);
-	}
-	close(in[1]);
-	close(echo[0]);
-	assert_int_equal(logcap_pump(in[0], fileno(out), 1 << 20, 1 << 20, &(struct logcap_echo){ echo[1], "b1: ", 1 }),
-			 0);
-	close(in[0]);
-	close(echo[1]);
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st));
-	assert_int_equal(WEXITSTATUS(st), 0);
-	fclose(out);
+	pump_with(chatty_job, "b1: ");
 }
 
 int main(void)
