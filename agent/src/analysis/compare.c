@@ -244,7 +244,7 @@ struct verdict {
 const char *const compare_classes[COMPARE_CLASSES] = { "regression",	 "flaky", "failing",
 						       "not-comparable", "fixed", "pass" };
 
-static int class_rank(const char *cls)
+int compare_class_rank(const char *cls)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(compare_classes); i++)
 		if (streq(cls, compare_classes[i]))
@@ -256,7 +256,7 @@ static int class_rank(const char *cls)
 static int cmp_verdict(const void *a, const void *b)
 {
 	const struct verdict *x = a, *y = b;
-	int r = class_rank(x->cls) - class_rank(y->cls);
+	int r = compare_class_rank(x->cls) - compare_class_rank(y->cls);
 	bool fixed = streq(x->cls, "fixed");
 	double px = fixed ? x->p_better : x->p_worse, py = fixed ? y->p_better : y->p_worse;
 

@@ -81,6 +81,8 @@ bool compare_userspace_differs(json_t *result, char *buf, size_t size);
  */
 #define COMPARE_CLASSES 6
 extern const char *const compare_classes[COMPARE_CLASSES];
+/* A class's place in compare_classes (most serious first); COMPARE_CLASSES for an unknown one. */
+int compare_class_rank(const char *cls);
 
 /* A result's string field ("" when absent) and count field (0 when absent). */
 const char *compare_str(json_t *o, const char *key);

@@ -192,14 +192,6 @@ static int cmp_grid_row(const void *a, const void *b)
 	return strcmp(x->test, y->test);
 }
 
-static int class_index(const char *cls)
-{
-	for (size_t k = 0; k < ARRAY_SIZE(compare_classes); k++)
-		if (streq(cls, compare_classes[k]))
-			return (int)k;
-	return (int)ARRAY_SIZE(compare_classes);
-}
-
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -252,8 +244,8 @@ static int grid(json_t *res, FILE *out, char ***cfgs)
 				snprintf(key, sizeof(key), "%s\x1f%s", configs[k], name);
 				if (!(x = json_object_get(cells, key)) || streq(compare_str(x, "class"), "pass"))
 					continue;
-				if (class_index(compare_str(x, "class")) < rows[n].rank)
-					rows[n].rank = class_index(compare_str(x, "class"));
+				if (compare_class_rank(compare_str(x, "class")) < rows[n].rank)
+					rows[n].rank = compare_class_rank(compare_str(x, "class"));
 				rb = fail_rate(json_object_get(x, "baseline"));
 				rc = fail_rate(json_object_get(x, "candidate"));
 				if (rb >= 0 && rc >= 0 && rc - rb > rows[n].worst)
