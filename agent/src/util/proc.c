@@ -5,14 +5,19 @@
  */
 #include "util/proc.h"
 #include "util/macro.h"
+#include "strv.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -49,6 +54,9 @@ static _noreturn_ void child(const struct proc *p, int errfd)
 		goto fail;
 	if (p->cwd && chdir(p->cwd) < 0)
 		goto fail;
+	/* mounts of its own, which nobody else sees, and none of theirs coming in */
+	if (p->new_mount_ns && (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0))
+		goto fail;
 	if (p->env)
 		execvpe(p->argv[0], (char *const *)p->argv, (char *const *)p->env);
 	else
@@ -66,9 +74,12 @@ fail:
  * fsagent reaps whatever exits (proc_reap_exited: orphans are its
  * children too), its own children included; their statuses are kept here
  * for their proc_wait. At most KEPT_MAX at once; beyond, a sweep may take a
- * status (proc_wait then says -ECHILD).
+ * status (proc_wait then says -ECHILD). Threads that each run a child
+ * (parallel runners) share the table under kept_lock: whoever reaps a
+ * child keeps its status before anyone may look for it.
  */
 #define KEPT_MAX 64
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
 	pid_t pid;
 	int status;
@@ -129,7 +140,9 @@ int proc_start(struct proc *p)
 		return -e;
 	}
 	p->pidfd = pidfd_open_(p->pid);
+	pthread_mutex_lock(&kept_lock);
 	keep(p->pid);
+	pthread_mutex_unlock(&kept_lock);
 	return 0;
 }
 
@@ -142,13 +155,18 @@ static int reap(struct proc *p, bool block)
 		r = waitpid(p->pid, &st, block ? 0 : WNOHANG);
 	while (r < 0 && errno == EINTR);
 	if (r < 0 && errno == ECHILD) {
-		/* reaped by a sweep: its status was kept */
-		int i = kept_index(p->pid);
+		/* reaped by a sweep: its status was kept (the sweeper held the lock until then) */
+		int i;
 
-		if (i < 0 || !kept[i].exited)
+		pthread_mutex_lock(&kept_lock);
+		i = kept_index(p->pid);
+		if (i < 0 || !kept[i].exited) {
+			pthread_mutex_unlock(&kept_lock);
 			return -ECHILD;
+		}
 		p->status = kept[i].status;
 		kept[i].pid = 0;
+		pthread_mutex_unlock(&kept_lock);
 		p->pid = -1;
 		return 0;
 	}
@@ -157,7 +175,9 @@ static int reap(struct proc *p, bool block)
 	if (r == 0)
 		return -ETIMEDOUT;
 	p->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	pthread_mutex_lock(&kept_lock);
 	unkeep(p->pid);
+	pthread_mutex_unlock(&kept_lock);
 	p->pid = -1;
 	return 0;
 }
@@ -194,7 +214,9 @@ int proc_kill_group(struct proc *p, int sig)
 
 void proc_release(struct proc *p)
 {
+	pthread_mutex_lock(&kept_lock);
 	unkeep(p->pid);
+	pthread_mutex_unlock(&kept_lock);
 	if (p->pidfd >= 0)
 		close(p->pidfd);
 	p->pidfd = -1;
@@ -235,7 +257,15 @@ int proc_run_output(const char *const *argv, int out_fd, int timeout_ms, int *re
 bool proc_sweep(pid_t want, int *status)
 {
 	bool found = false;
+	int w;
 
+	pthread_mutex_lock(&kept_lock);
+	/* another thread's sweep may have reaped it already */
+	if (want > 0 && (w = kept_index(want)) >= 0 && kept[w].exited) {
+		*status = kept[w].status;
+		kept[w].pid = 0;
+		found = true;
+	}
 	for (;;) {
 		siginfo_t si;
 		int st, i;
@@ -256,12 +286,35 @@ bool proc_sweep(pid_t want, int *status)
 			kept[i].exited = true;
 		}
 	}
+	pthread_mutex_unlock(&kept_lock);
 	return found;
 }
 
 void proc_reap_exited(void)
 {
 	proc_sweep(0, NULL);
+}
+
+char **proc_env_with(const char *const *sets)
+{
+	char **env = NULL;
+
+	for (char **e = environ; e && *e; e++) {
+		size_t klen = strcspn(*e, "=");
+		bool replaced = false;
+
+		for (const char *const *x = sets; x && *x && !replaced; x++)
+			replaced = strncmp(*e, *x, klen + 1) == 0;
+		if (!replaced && strv_push(&env, *e) < 0)
+			goto fail;
+	}
+	for (const char *const *x = sets; x && *x; x++)
+		if (strv_push(&env, *x) < 0)
+			goto fail;
+	return env ? env : calloc(1, sizeof(*env));
+fail:
+	strv_free(env);
+	return NULL;
 }
 
 int proc_starttime(pid_t pid, unsigned long long *ret)

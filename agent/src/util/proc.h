@@ -22,6 +22,7 @@ struct proc {
 	int stderr_fd;		 /* -1: inherit */
 	const char *cwd;	 /* NULL: inherit */
 	bool ctty;		 /* stdin (a terminal) becomes the new session's controlling terminal */
+	bool new_mount_ns;	 /* a mount namespace of its own (private propagation): its mounts are its own */
 	/* out */
 	pid_t pid;
 	int pidfd;
@@ -48,6 +49,12 @@ int proc_wait(struct proc *p, int timeout_ms);
  * -ESRCH (no such process) or -errno.
  */
 int proc_starttime(pid_t pid, unsigned long long *ret);
+
+/*
+ * This process's environment with each KEY=VALUE of sets (NULL-ended) in
+ * place of KEY's entry: a strv for proc.env (strv_free it), NULL on no memory.
+ */
+char **proc_env_with(const char *const *sets);
 
 /* Send sig to the child's process group. Returns 0 or -errno. */
 int proc_kill_group(struct proc *p, int sig);
