@@ -2,6 +2,8 @@
 /* kmsg: record parsing, classification of real kernel reports, markers, loss counting. */
 #include "unit.h"
 #include "model/kmsg.h"
+#include "model/kmsg_device.h"
+#include "util/macro.h"
 #include "util/fileio.h"
 
 #include <errno.h>
@@ -186,12 +188,60 @@ static void test_classify_pstore(void **state)
 	assert_string_equal(first, "");
 }
 
+/* Devices named by the filesystems' and the block layer's real message forms, and near misses. */
+static void test_device(void **state)
+{
+	static const struct {
+		const char *msg, *dev;
+	} cases[] = {
+		{ "XFS (vdc): Mounting V5 Filesystem 1b2c", "vdc" },
+		{ "XFS (loop3): Ending clean mount", "loop3" },
+		{ "EXT4-fs (loop12): mounted filesystem with ordered data mode", "loop12" },
+		{ "EXT4-fs error (device loop3): ext4_lookup:1855: inode #2: comm ls", "loop3" },
+		{ "EXT4-fs warning (device vdb): ext4_multi_mount_protect:328: MMP interval", "vdb" },
+		{ "BTRFS info (device loop0): using crc32c (crc32c-generic) checksum algorithm", "loop0" },
+		{ "BTRFS error (device dm-2 state EA): Transaction aborted (error -28)", "dm-2" },
+		{ "F2FS-fs (loop1) : Mounted with checkpoint version = 3", "loop1" },
+		{ "I/O error, dev loop3, sector 8 op 0x1:(WRITE) flags 0x800 phys_seg 1 prio class 2", "loop3" },
+		{ "blk_update_request: I/O error, dev vdc, sector 2048", "vdc" },
+		{ "Buffer I/O error on dev dm-2, logical block 0, async page read", "dm-2" },
+		/* no device: shared by every test in flight */
+		{ "WARNING: CPU: 1 PID: 4242 at fs/xfs/xfs_message.c:104 assfail+0x2c/0x40", NULL },
+		{ "XFS: Assertion failed: 0, file: fs/xfs/xfs_bmap.c, line: 12", NULL },
+		{ "INFO: task xfs_io:1234 blocked for more than 120 seconds.", NULL },
+		{ "Hardware name: QEMU Standard PC (i440FX + PIIX, 1996), BIOS", NULL },
+		{ "SGI XFS with ACLs, security attributes, realtime, scrub, debug enabled", NULL },
+		{ "XFS (", NULL },
+		{ "XFS (Loop3): upper case is no device name", NULL },
+		{ "run fstests generic/001 at 2026-12-07 10:00:00", NULL },
+	};
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		int r = kmsg_device(cases[i].msg, strlen(cases[i].msg), buf, sizeof(buf));
+
+		if (cases[i].dev) {
+			assert_int_equal(r, 0);
+			assert_string_equal(buf, cases[i].dev);
+		} else {
+			assert_int_equal(r, -ENOENT);
+		}
+	}
+	/* not past the length given, which has no NUL */
+	assert_int_equal(kmsg_device("XFS (vdc): x", 9, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "vdc");
+	assert_int_equal(kmsg_device("XFS (vdc): x", 8, buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(kmsg_device("XFS (loop12345): x", 18, buf, 4), -ENAMETOOLONG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),	       cmocka_unit_test(test_real_capture),
 		cmocka_unit_test(test_kernel_formats), cmocka_unit_test(test_marker),
 		cmocka_unit_test(test_lost_records),   cmocka_unit_test(test_classify_pstore),
+		cmocka_unit_test(test_device),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
