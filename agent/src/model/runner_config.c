@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A parallel runner's fstests config (see runner_config.h).
+ */
+#include "model/runner_config.h"
+#include "util/macro.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The key a line assigns ("TEST_DIR" of "  export TEST_DIR=/mnt"), into key; false for none. */
+static bool line_key(const char *line, size_t len, char *key, size_t size)
+{
+	const char *p = line, *end = line + len, *k;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (end - p > 7 && memcmp(p, "export", 6) == 0 && (p[6] == ' ' || p[6] == '\t'))
+		for (p += 6; p < end && (*p == ' ' || *p == '\t');)
+			p++;
+	k = p;
+	while (p < end &&
+	       (*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
+		p++;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == k || p == end || *p != '=' || (size_t)(p - k) >= size)
+		return false;
+	snprintf(key, size, "%.*s", (int)strcspn(k, " \t="), k);
+	return true;
+}
+
+static bool set_here(const char *const *sets, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *const *s = sets; s && *s; s++)
+		if (strncmp(*s, key, n) == 0 && (*s)[n] == '=')
+			return true;
+	return false;
+}
+
+/* "[name]" alone on the line (blanks around allowed): its name into buf. */
+static bool header(const char *line, size_t len, char *buf, size_t size)
+{
+	const char *p = line, *end = line + len, *close;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == end || *p != '[' || !(close = memchr(p, ']', (size_t)(end - p))) || (size_t)(close - p - 1) >= size)
+		return false;
+	snprintf(buf, size, "%.*s", (int)(close - p - 1), p + 1);
+	return true;
+}
+
+int runner_config_text(const char *text, const char *section, const char *const *sets, char **ret, char *err,
+		       size_t errsize)
+{
+	char *out = NULL, name[128], key[128], first[128];
+	size_t size = 0;
+	FILE *f;
+	bool sections = false, in = true, found;
+
+	for (const char *const *s = sets; s && *s; s++)
+		if (!strchr(*s, '=') || strpbrk(strchr(*s, '='), "\"\\$`\n")) {
+			snprintf(err, errsize, "runner config: '%s' cannot be written as KEY=\"VALUE\"", *s);
+			return -EINVAL;
+		}
+	found = section == NULL;
+	f = open_memstream(&out, &size);
+	if (!f)
+		return -ENOMEM;
+	for (const char *l = text; *l;) {
+		size_t len = strcspn(l, "\n");
+
+		if (header(l, len, name, sizeof(name))) {
+			/* with no section named, check takes the first */
+			if (!section) {
+				snprintf(first, sizeof(first), "%s", name);
+				section = first;
+			}
+			sections = true;
+			in = streq(name, section);
+			found |= in;
+			if (in)
+				fprintf(f, "[%s]\n", name);
+		} else if (in && !(line_key(l, len, key, sizeof(key)) && set_here(sets, key))) {
+			fprintf(f, "%.*s\n", (int)len, l);
+		}
+		l += len + (l[len] == '\n');
+	}
+	if (!found) {
+		fclose(f);
+		free(out);
+		snprintf(err, errsize, "runner config: no section [%s]", section);
+		return -ENOENT;
+	}
+	for (const char *const *s = sets; s && *s; s++)
+		fprintf(f, "%s%.*s=\"%s\"\n", sections ? "" : "export ", (int)strcspn(*s, "="), *s,
+			strchr(*s, '=') + 1);
+	if (fclose(f) != 0) {
+		free(out);
+		return -ENOMEM;
+	}
+	*ret = out;
+	return 0;
+}

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+/* runner_config: one parallel runner's fstests config from the config's text. */
+#include "unit.h"
+#include "model/runner_config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+static const char *const sets[] = { "TEST_DIR=/p/runner-1/test", "RESULT_BASE=/p/runner-1/results", NULL };
+
+static char *made(const char *text, const char *section, const char *const *s, int want)
+{
+	char *out = NULL, err[256] = "";
+
+	assert_int_equal(runner_config_text(text, section, s, &out, err, sizeof(err)), want);
+	return out;
+}
+
+static void test_sections(void **state)
+{
+	const char *text = "# fsagent's config\nexport FSSTRESS_AVOID=\"-f x\"\n"
+			   "[xfs_4k]\nFSTYP=xfs\nTEST_DEV=/dev/vdb\nTEST_DIR=/mnt/test\n  TEST_DIR = /mnt/t2\n"
+			   "MKFS_OPTIONS=\"-b size=4096\"\n"
+			   "[ext4_4k]\nFSTYP=ext4\nTEST_DIR=/mnt/e\n";
+	char *out;
+
+	(void)state;
+	out = made(text, "ext4_4k", sets, 0);
+	/* the preamble kept, the other section left out, the keys replaced once, at the section's end */
+	assert_string_equal(out, "# fsagent's config\nexport FSSTRESS_AVOID=\"-f x\"\n[ext4_4k]\nFSTYP=ext4\n"
+				 "TEST_DIR=\"/p/runner-1/test\"\nRESULT_BASE=\"/p/runner-1/results\"\n");
+	free(out);
+	out = made(text, "xfs_4k", sets, 0);
+	assert_string_equal(out, "# fsagent's config\nexport FSSTRESS_AVOID=\"-f x\"\n[xfs_4k]\nFSTYP=xfs\n"
+				 "TEST_DEV=/dev/vdb\nMKFS_OPTIONS=\"-b size=4096\"\n"
+				 "TEST_DIR=\"/p/runner-1/test\"\nRESULT_BASE=\"/p/runner-1/results\"\n");
+	free(out);
+	/* no section named: the first, as check takes it */
+	out = made(text, NULL, sets, 0);
+	assert_non_null(strstr(out, "[xfs_4k]\n"));
+	assert_null(strstr(out, "[ext4_4k]"));
+	free(out);
+	assert_null(made(text, "btrfs_4k", sets, -ENOENT));
+}
+
+static void test_plain(void **state)
+{
+	char *out;
+
+	(void)state;
+	out = made("FSTYP=xfs\nexport TEST_DIR=/mnt/test\nRESULT_BASE=/r\nTEST_DIRS=keep", NULL, sets, 0);
+	assert_string_equal(out, "FSTYP=xfs\nTEST_DIRS=keep\nexport TEST_DIR=\"/p/runner-1/test\"\n"
+				 "export RESULT_BASE=\"/p/runner-1/results\"\n");
+	free(out);
+	/* a value that cannot be quoted */
+	{
+		const char *const bad[] = { "TEST_DIR=/p/$(reboot)", NULL };
+
+		assert_null(made("FSTYP=xfs\n", NULL, bad, -EINVAL));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sections),
+		cmocka_unit_test(test_plain),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
