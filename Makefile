@@ -182,10 +182,10 @@ $(BUILD)/host/tools/bisect-sim: tests/host/bisect-sim.c agent/src/analysis/bisec
 	$(QUIET_LINK)$(CC) -std=gnu11 $(WARN) -O2 -g -D_GNU_SOURCE -Iagent/src -o $@ tests/host/bisect-sim.c \
 		agent/src/analysis/bisect.c -lm
 
-$(BUILD)/host/tools/schedule-sim: tests/host/schedule-sim.c agent/src/analysis/schedule.c agent/src/analysis/schedule.h | $(BUILD)/.packages-build
+$(BUILD)/host/tools/schedule-sim: tests/host/schedule-sim.c agent/src/model/schedule.c agent/src/model/schedule.h | $(BUILD)/.packages-build
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) -std=gnu11 $(WARN) -O2 -g -D_GNU_SOURCE -Iagent/src -o $@ tests/host/schedule-sim.c \
-		agent/src/analysis/schedule.c
+		agent/src/model/schedule.c
 
 unit: $(UNIT_BINS) $(BUILD)/host/fsagent
 	$(Q)tests/run-unit $(UNIT_BINS)

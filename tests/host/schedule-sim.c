@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * schedule-sim: fsagent's queue of tests (analysis/schedule.c) against
+ * schedule-sim: fsagent's queue of tests (model/schedule.c) against
  * check-parallel's round-robin split, on durations read from stdin ("SECONDS
  * NAME" a line), for tests/bench/parallel. For each runner count given, one
  * line: the lower bound max(longest, sum / N), the queue's makespan and its
  * ratio to the bound, check-parallel's makespan, and the queue's against it.
  */
-#include "analysis/schedule.h"
+#include "model/schedule.h"
 
 #include <stdio.h>
 #include <stdlib.h>

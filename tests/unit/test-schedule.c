@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* schedule: a queue of tests over runners, longest first, equals by seed; its makespan against check-parallel's. */
 #include "unit.h"
-#include "analysis/schedule.h"
+#include "model/schedule.h"
 
 #include <stdbool.h>
 #include <stdio.h>

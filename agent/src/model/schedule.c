@@ -3,7 +3,7 @@
  * A queue of tests over runners (see schedule.h): longest processing time
  * first, a min-heap of the runners' free times to simulate it.
  */
-#include "analysis/schedule.h"
+#include "model/schedule.h"
 
 #include <errno.h>
 #include <stdbool.h>
