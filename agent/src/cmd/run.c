@@ -75,11 +75,12 @@ int cmd_run(int argc, char **argv)
 		{ "section", required_argument, NULL, 's' }, { "plan", required_argument, NULL, 'p' },
 		{ "set", required_argument, NULL, 'S' },     { "kmsg", required_argument, NULL, 'k' },
 		{ "run-id", required_argument, NULL, 'i' },  { "gcov", required_argument, NULL, 'g' },
+		{ "jobs", required_argument, NULL, 'j' },    { "pool", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },	     {},
 	};
 	const char *fstests = NULL, *results = NULL, *config = NULL, *hostopt = NULL, *section = NULL, *planfile = NULL,
-		   *kmsg = NULL, *run_id = NULL, *gcov_root = NULL;
-	char **sets = NULL, idbuf[64], err[512] = "", rbase[PATH_MAX];
+		   *kmsg = NULL, *run_id = NULL, *gcov_root = NULL, *pool = NULL;
+	char **sets = NULL, idbuf[64], err[512] = "", rbase[PATH_MAX], poolbuf[PATH_MAX], jobsbuf[64];
 	_cleanup_free_ char *plandir = NULL, *abs_hostopt = NULL, *abs_fstests = NULL;
 	struct plan_files files = { 0 };
 	struct inventory inv = { 0 };
@@ -89,7 +90,7 @@ int cmd_run(int argc, char **argv)
 	unsigned bad = 0;
 	int c, r, status = 2; /* bad input until the plan is read; then 3 until the run ends */
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hj:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f': fstests = optarg; break;
 		case 'r': results = optarg; break;
@@ -101,14 +102,19 @@ int cmd_run(int argc, char **argv)
 		case 'k': kmsg = streq(optarg, "none") ? "" : optarg; break;
 		case 'i': run_id = optarg; break;
 		case 'g': gcov_root = optarg; break;
+		/* the plan key's checks say what is wrong with -j 0 */
+		case 'j': snprintf(jobsbuf, sizeof(jobsbuf), "jobs=%s", optarg), strv_push(&sets, jobsbuf); break;
+		case 'P': pool = optarg; break;
 		case 'h':
 			printf("usage: fsagent run --fstests DIR --results DIR --config FS/NAME --host-options FILE\n"
 			       "                  [--section NAME] [--plan FILE] [--set KEY=VALUE]... [--kmsg "
 			       "PATH|none]\n"
-			       "                  [--run-id ID] [--gcov DIR]\n"
+			       "                  [--run-id ID] [--gcov DIR] [-j N [--pool DIR]]\n"
 			       "Run a plan through fstests' check on this machine (devices already set up in\n"
 			       "HOST_OPTIONS) and write the bundle to DIR/runs/<run id>/bundle.json. --gcov: the\n"
 			       "kernel's gcov directory for plan key coverage (default /sys/kernel/debug/gcov).\n"
+			       "-j N: N tests at once (plan key jobs), each runner's directories under --pool\n"
+			       "(default $TMPDIR/fsagent-runners-<run id>): docs/parallel.md.\n"
 			       "Exit status: 0 every test that ran passed, 1 one failed (or a record was lost),\n"
 			       "2 bad usage or input (the plan, the tree), 3 the run could not be made or did\n"
 			       "not finish, 4 no test ran (every one not run or expunged): docs/exit-status.md.\n");
@@ -148,6 +154,10 @@ int cmd_run(int argc, char **argv)
 		run_new_id(idbuf, sizeof(idbuf));
 		run_id = idbuf;
 	}
+	if (!pool) {
+		snprintf(poolbuf, sizeof(poolbuf), "%s/fsagent-runners-%s", getenv("TMPDIR") ?: "/tmp", run_id);
+		pool = poolbuf;
+	}
 	r = bundle_create(&b, results, run_id, plan_to_json(&plan), json_incref(json_object_get(inv.doc, "kernel")));
 	if (r < 0) {
 		log_err("create bundle in '%s' failed: %s", results, strerror(-r));
@@ -167,6 +177,7 @@ int cmd_run(int argc, char **argv)
 				       .expunges = &files.expunges,
 				       .durations = files.durations,
 				       .gcov_root = gcov_root,
+				       .pool = pool,
 				       .configs = &rc,
 				       .n_configs = 1 };
 

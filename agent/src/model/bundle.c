@@ -444,6 +444,16 @@ int bundle_record_test(struct bundle *b, json_t *config, json_t *iteration, cons
 		json_object_set_new(rec, "timeout", json_integer(t->timeout));
 	if (t->server[0])
 		json_object_set_new(rec, "server", json_string(t->server));
+	if (t->kernel_shared)
+		json_object_set_new(rec, "kernel_shared", json_true());
+	if (t->runner) {
+		char **beside = strv_split(t->beside ? t->beside : "", " ");
+
+		json_object_set_new(rec, "runner", json_integer(t->runner));
+		json_object_set_new(rec, "started", json_real(t->started));
+		json_object_set_new(rec, "beside", strv_to_json(beside));
+		strv_free(beside);
+	}
 	json_object_set_new(rec, "artifacts", copy_artifacts(b, bundle_config_name(config), iter, t, result_dir, rec));
 	if (t->has_coverage) {
 		char abs[PATH_MAX], rel[PATH_MAX];

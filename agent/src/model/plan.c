@@ -49,6 +49,7 @@ static const struct plan_key {
 	{ "seed", K_SEED, 0, 0, 0 },
 	{ "iterations", K_UINT, offsetof(struct plan, iterations), 1, 1000000 },
 	{ "rerun_failures", K_UINT, offsetof(struct plan, rerun_failures), 0, 100 },
+	{ "jobs", K_UINT, offsetof(struct plan, jobs), 1, 64 },
 	{ "timeout", K_DURATION, offsetof(struct plan, timeout), 0, 0 },
 	{ "mkfs_options", K_STRING, offsetof(struct plan, mkfs_options), 0, 0 },
 	{ "mount_options", K_STRING, offsetof(struct plan, mount_options), 0, 0 },
@@ -64,6 +65,7 @@ int plan_init(struct plan *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->iterations = 1;
+	p->jobs = 1;
 	p->timeout_auto = true;
 	p->configs = strv_split("", ",");
 	p->groups = strv_split("auto", ",");
@@ -486,6 +488,8 @@ json_t *plan_to_json(const struct plan *p)
 	if (!j)
 		return NULL;
 	json_object_set_new(j, "timeout_auto", json_boolean(p->timeout_auto));
+	if (p->jobs > 1)
+		json_object_set_new(j, "jobs", json_integer(p->jobs));
 	json_object_set(j, "config_iterations", p->config_iterations);
 	if (json_object_size(p->test_iterations))
 		json_object_set(j, "test_iterations", p->test_iterations);

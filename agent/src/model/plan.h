@@ -36,6 +36,7 @@ struct plan {
 	uint64_t seed;
 	unsigned iterations;	 /* >= 1 */
 	unsigned rerun_failures; /* K extra runs of a failing test */
+	unsigned jobs;		 /* tests at once in one machine (run/parallel.h), 1 to 64 */
 	unsigned timeout;	 /* seconds per test, 0 = none (or auto) */
 	bool timeout_auto;	 /* timeout = auto, the default: from durations (model/timeout.h) */
 	struct plan_timeout *test_timeouts;

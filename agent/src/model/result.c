@@ -79,7 +79,8 @@ void test_result_release(struct test_result *t)
 {
 	free(t->excerpt);
 	free(t->kernel_log);
-	t->excerpt = t->kernel_log = NULL;
+	free(t->beside);
+	t->excerpt = t->kernel_log = t->beside = NULL;
 	t->kernel_log_len = 0;
 }
 

@@ -57,9 +57,14 @@ struct test_result {
 	char server[512];		     /* a loopback server's daemons that died during it */
 	unsigned runs, fails;		     /* with reruns: K+1 runs, k failed */
 	bool without_lockdep;		     /* lockdep was off when it ran */
+	bool kernel_shared;		     /* its first report named no device while other tests ran */
 	unsigned long long taint_before;     /* /proc/sys/kernel/tainted at its start */
 	char *kernel_log;		     /* the test's kernel records (heap) */
 	size_t kernel_log_len;
+	/* run beside others (run/parallel.h) */
+	unsigned runner;   /* 1-based; 0: a serial run */
+	double started;	   /* seconds after the first test of its queue started */
+	char *beside;	   /* the tests in flight during it, blank-separated (heap), or NULL */
 	bool has_coverage; /* gcov data saved (bundle_coverage_dir) */
 	unsigned coverage_files;
 };

@@ -9,6 +9,8 @@
 #include "model/timeout.h"
 #include "run/gcov.h"
 #include "run/history.h"
+#include "run/parallel.h"
+#include "run/pool.h"
 #include "model/order.h"
 #include "run/runner.h"
 #include "run/select.h"
@@ -55,6 +57,7 @@ struct run_ctx {
 	double timeout_scale;	      /* the kernel's slowdown, for timeout = auto */
 	struct history hist;	      /* the tests' durations: the plan's file and this run's */
 	const struct config_sel *cur; /* the config running */
+	struct runner_pool pool;      /* its parallel runners (plan key jobs), or none */
 };
 
 static bool soak_active(const struct plan *p)
@@ -150,7 +153,9 @@ static int on_result(void *data, struct test_result *t)
 	}
 	if (c->o->after_test && c->o->after_test(c->o->data, c->cfg, t->name, t->server, sizeof(t->server)) > 0)
 		log_warn("config '%s': during %s: %s", c->cfg->name, t->name, t->server);
-	r = bundle_record_test(c->b, c->config, c->iteration, t, c->result_dir);
+	r = bundle_record_test(c->b, c->config, c->iteration, t,
+			       t->runner && t->runner <= c->pool.n ? c->pool.slots[t->runner - 1].result_dir
+								   : c->result_dir);
 	if (r < 0)
 		log_err("record %s in bundle '%s' failed: %s", t->name, c->b->dir, strerror(-r));
 	/* recorded: its excerpt and kernel log need not stay in memory for the batch */
@@ -216,7 +221,24 @@ static void count_round(struct run_ctx *c, const struct config_sel *cs)
 	history_round(&c->hist, hist, c->done, c->total);
 }
 
+static int run_config_iterations(struct run_ctx *c, const struct config_sel *cs, char *err, size_t es);
+
 static int run_one_config(struct run_ctx *c, const struct config_sel *cs, char *err, size_t es)
+{
+	/* its parallel runners, when the plan wants more than one */
+	int r = c->o->plan->jobs <= 1
+			? 0
+			: pool_make(&c->pool, c->o->pool ? c->o->pool : "/tmp/fsagent-runners", c->cfg->name,
+				    c->o->plan->jobs, c->cfg->host_options, c->cfg->section, err, es);
+
+	if (r >= 0) {
+		r = run_config_iterations(c, cs, err, es);
+		pool_release(&c->pool);
+	}
+	return r;
+}
+
+static int run_config_iterations(struct run_ctx *c, const struct config_sel *cs, char *err, size_t es)
 {
 	const struct run_opts *o = c->o;
 	const struct plan *p = o->plan;
@@ -277,6 +299,17 @@ static int run_one_config(struct run_ctx *c, const struct config_sel *cs, char *
 				snprintf(seedbuf, sizeof(seedbuf), "%" PRIu64, s);
 				order_shuffle(order, strv_length(order), s);
 			}
+			if (p->jobs > 1) {
+				uint64_t s = order_derive_seed(p->seed, it, c->cfg->name);
+
+				r = parallel_order(order, &c->hist, c->cfg->name, s);
+				if (r < 0) {
+					strv_free(order);
+					return r;
+				}
+				if (!seedbuf[0])
+					snprintf(seedbuf, sizeof(seedbuf), "%" PRIu64, s);
+			}
 			c->iteration = bundle_add_iteration(c->b, c->config, it, seedbuf[0] ? seedbuf : NULL, order);
 			if (!c->iteration) {
 				snprintf(err, es, "create the journal of iteration %u in '%s' failed", it, c->b->dir);
@@ -300,7 +333,7 @@ static int run_one_config(struct run_ctx *c, const struct config_sel *cs, char *
 		}
 		for (size_t i = 0; i < n; i++)
 			snprintf(tests[i].name, sizeof(tests[i].name), "%s", order[i]);
-		r = n ? runner_run(&ro, tests, n) : 0;
+		r = !n ? 0 : c->pool.n ? parallel_run(&ro, &c->pool, tests, n) : runner_run(&ro, tests, n);
 		for (size_t i = 0; i < n; i++)
 			test_result_release(&tests[i]);
 		free(tests);
@@ -451,8 +484,15 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 	if (o->plan->coverage && o->plan->coverage[0]) {
 		char err[512];
 
-		r = gcov_open(o->gcov_root ? o->gcov_root : "/sys/kernel/debug/gcov", o->plan->coverage, &c.gcov, err,
-			      sizeof(err));
+		r = o->plan->jobs > 1 ? -EINVAL : 0;
+		if (r < 0)
+			snprintf(err, sizeof(err),
+				 "plan key 'coverage': a test's counters are its own only one test at a "
+				 "time; jobs = %u asks for more",
+				 o->plan->jobs);
+		else
+			r = gcov_open(o->gcov_root ? o->gcov_root : "/sys/kernel/debug/gcov", o->plan->coverage,
+				      &c.gcov, err, sizeof(err));
 		if (r < 0) {
 			log_err("%s", err);
 			bundle_set(b, "error", json_string(err));

@@ -9,6 +9,7 @@
 #include "run/runner.h"
 #include "machine/caps.h"
 #include "model/checkout.h"
+#include "model/kmsg_device.h"
 #include "util/proc.h"
 #include "util/fileio.h"
 #include "util/log.h"
@@ -22,13 +23,16 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 
-static bool lockdep_is_off;
-static unsigned long long kmsg_lost_total;
+/* shared by parallel runners (run/parallel.h), each a thread of its own */
+static atomic_bool lockdep_is_off;
+static atomic_ullong kmsg_lost_total;
 
 bool runner_lockdep_off(void)
 {
@@ -94,13 +98,31 @@ static void drain_kmsg(struct run *r)
 	while (r->have_kmsg && kmsg_read(&r->kmsg, &rec) == 0) {
 		enum kmsg_finding f;
 
+		bool shared = false;
+
 		if (kmsg_marker_test(rec.msg, rec.msg_len, test, sizeof(test)) == 0) {
-			r->kmsg_test = index_of(r, test);
+			ssize_t i = index_of(r, test);
+
+			/* beside other runners, their markers say nothing about this one's test */
+			if (i < 0 && r->o->parallel)
+				continue;
+			r->kmsg_test = i;
 			if (r->kmsg_test >= 0)
 				r->tests[r->kmsg_test].without_lockdep = lockdep_is_off;
 		}
 		if (r->kmsg_test < 0)
 			continue;
+		if (r->o->parallel && rec.facility == 0) {
+			/* a device's message is its runner's; one naming none is every test's in flight */
+			char dev[64];
+
+			if (kmsg_device(rec.msg, rec.msg_len, dev, sizeof(dev)) == 0) {
+				if (!strv_contains((char *const *)r->o->devices, dev))
+					continue;
+			} else {
+				shared = true;
+			}
+		}
 		struct test_result *t = &r->tests[r->kmsg_test];
 
 		append_log(t, rec.msg, rec.msg_len);
@@ -113,8 +135,10 @@ static void drain_kmsg(struct run *r)
 		if (f == KMSG_LOCKDEP_OFF)
 			lockdep_is_off = true;
 		t->findings[f]++;
-		if (kmsg_finding_fails_test(f) && !t->first_report[0])
+		if (kmsg_finding_fails_test(f) && !t->first_report[0]) {
 			snprintf(t->first_report, sizeof(t->first_report), "%.*s", (int)rec.msg_len, rec.msg);
+			t->kernel_shared = shared;
+		}
 	}
 }
 
@@ -149,13 +173,17 @@ static void finalize(struct run *r, ssize_t i)
 
 			caps_taint_letters(added, letters);
 			t->findings[KMSG_TAINT]++;
-			if (!t->first_report[0])
+			if (!t->first_report[0]) {
 				snprintf(t->first_report, sizeof(t->first_report), "kernel taint added: %s", letters);
+				/* the kernel's taint is one for every test in flight */
+				t->kernel_shared = r->o->parallel;
+			}
 		}
 	}
 	if (has_failing_finding(t, &f) && (t->status == TS_PASS || t->status == TS_FAIL || t->status == TS_NOTRUN)) {
 		if (t->status != TS_FAIL || !t->reason[0] || strstr(t->reason, "_check_dmesg"))
-			snprintf(t->reason, sizeof(t->reason), "kernel %s: %s", kmsg_finding_to_string(f),
+			snprintf(t->reason, sizeof(t->reason), "kernel %s%s: %s", kmsg_finding_to_string(f),
+				 t->kernel_shared ? " (shared: it names no device, and other tests were running)" : "",
 				 t->first_report);
 		t->status = TS_FAIL;
 	}
@@ -381,11 +409,11 @@ static bool time_out(struct run *r, struct proc *p, struct checkout *co, int fd,
 static int run_batch(struct run *r, size_t first)
 {
 	const struct runner_opts *o = r->o;
-	char **argv = NULL, **names = NULL;
+	char **argv = NULL, **names = NULL, **env, **sets = NULL, *ho = NULL;
 	struct proc p = PROC_INIT;
 	struct checkout co;
 	int pipefd[2], status = -1, rc = 0;
-	bool exited = false, killed = false;
+	bool exited = false, killed = false, bad;
 	char buf[4096];
 	double batch_t0;
 
@@ -401,13 +429,31 @@ static int run_batch(struct run *r, size_t first)
 	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
 	checkout_init(&co, names, on_event, r);
 	/* check reads its config from HOST_OPTIONS; it must be absolute (check cds) */
-	setenv("HOST_OPTIONS", o->host_options, 1);
+	bad = asprintf(&ho, "HOST_OPTIONS=%s", o->host_options) < 0;
+	if (bad)
+		ho = NULL; /* asprintf leaves it undefined */
+	bad = bad || strv_push(&sets, ho) < 0;
+	for (const char *const *x = o->env; x && *x; x++)
+		bad |= strv_push(&sets, *x) < 0;
+	env = bad ? NULL : proc_env_with((const char *const *)sets);
+	free(ho);
+	strv_free(sets);
+	if (!env) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		strv_free(argv);
+		strv_free(names);
+		return -ENOMEM;
+	}
+	p.env = (const char *const *)env;
+	p.new_mount_ns = o->own_mounts;
 	p.argv = (const char *const *)argv;
 	p.stdout_fd = pipefd[1];
 	p.stderr_fd = pipefd[1];
 	p.cwd = o->fstests;
 	rc = proc_start(&p);
 	close(pipefd[1]);
+	strv_free(env);
 	if (rc < 0) {
 		log_err("start '%s/check' failed: %s", o->fstests, strerror(-rc));
 		close(pipefd[0]);

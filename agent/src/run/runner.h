@@ -34,8 +34,13 @@ struct runner_opts {
 	/* called before each check starts, with its first test (may be NULL) */
 	void (*before_check)(void *data, const char *test);
 	void *data;
-	unsigned kill_grace_ms; /* TERM to KILL; default 5000 */
-	unsigned dead_wait_ms;	/* KILL to "unkillable"; default 10000 */
+	/* beside other runners (run/parallel.h) */
+	bool parallel;		    /* other checks run at once: kernel records are attributed by device */
+	const char *const *devices; /* this runner's devices' names ("loop3"); a record naming another is not ours */
+	const char *const *env;	    /* KEY=VALUE for check beside HOST_OPTIONS (TMPDIR), or NULL */
+	bool own_mounts;	    /* check in a mount namespace of its own */
+	unsigned kill_grace_ms;	    /* TERM to KILL; default 5000 */
+	unsigned dead_wait_ms;	    /* KILL to "unkillable"; default 10000 */
 };
 
 /* runner_run's soft outcomes, beside 0 and -errno */

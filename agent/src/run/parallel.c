@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The queue over parallel runners (see parallel.h): one thread per runner,
+ * a mutex around the queue, the results' bookkeeping and the caller's
+ * callbacks.
+ */
+#include "run/parallel.h"
+#include "model/schedule.h"
+#include "util/strv.h"
+#include "util/log.h"
+#include "util/utctime.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct queue {
+	const struct runner_opts *base;
+	const struct runner_pool *pool;
+	struct test_result *tests;
+	size_t n, next;
+	ssize_t *in_flight; /* by runner: the test it runs, -1 */
+	double *end;	    /* by test: when its verdict came (its start + duration), 0 before */
+	double t0;
+	bool stop;
+	int rc;
+	pthread_mutex_t lock;
+};
+
+struct worker {
+	struct queue *q;
+	unsigned k; /* 0-based */
+	pthread_t thread;
+};
+
+/* name appended to t's tests beside it (a blank-separated list on the heap). */
+static void add_beside(struct test_result *t, const char *name)
+{
+	size_t len = t->beside ? strlen(t->beside) : 0;
+	char *nb = realloc(t->beside, len + strlen(name) + 2);
+
+	if (!nb)
+		return;
+	t->beside = nb;
+	snprintf(nb + len, strlen(name) + 2, "%s%s", len ? " " : "", name);
+}
+
+static unsigned timeout_for(void *data, const char *test)
+{
+	struct queue *q = data;
+	unsigned t;
+
+	pthread_mutex_lock(&q->lock);
+	t = q->base->timeout_for ? q->base->timeout_for(q->base->data, test) : 0;
+	pthread_mutex_unlock(&q->lock);
+	return t;
+}
+
+static ssize_t index_of(const struct queue *q, const char *name, size_t len)
+{
+	for (size_t i = 0; i < q->n; i++)
+		if (strlen(q->tests[i].name) == len && memcmp(q->tests[i].name, name, len) == 0)
+			return (ssize_t)i;
+	return -1;
+}
+
+/*
+ * Keep of t's tests beside it those that ran while it did: one taken while
+ * t's check was wrapping up after its verdict did not. Under the lock.
+ */
+static void trim_beside(struct queue *q, struct test_result *t, double t_end)
+{
+	char *w = t->beside, *out = t->beside;
+
+	while (w && *w) {
+		size_t len = strcspn(w, " ");
+		ssize_t j = index_of(q, w, len);
+		bool keep = j >= 0 && q->tests[j].started < t_end && (!q->end[j] || q->end[j] > t->started);
+
+		if (keep) {
+			if (out != t->beside)
+				*out++ = ' ';
+			memmove(out, w, len);
+			out += len;
+		}
+		w += len + (w[len] == ' ');
+	}
+	if (out)
+		*out = '\0';
+}
+
+static int on_result(void *data, struct test_result *t)
+{
+	struct queue *q = data;
+	int stop = 0;
+
+	pthread_mutex_lock(&q->lock);
+	q->end[t - q->tests] = t->started + t->duration;
+	trim_beside(q, t, t->started + t->duration);
+	/* final: no test starting from now on is beside it (its record may be freed by the callback) */
+	for (unsigned o = 0; o < q->pool->n; o++)
+		if (q->in_flight[o] == t - q->tests)
+			q->in_flight[o] = -1;
+	if (q->base->on_result && !q->stop)
+		stop = q->base->on_result(q->base->data, t);
+	if (stop)
+		q->stop = true;
+	pthread_mutex_unlock(&q->lock);
+	return stop;
+}
+
+/* The next test for runner k, its start recorded beside those in flight; -1 when the queue is done. */
+static ssize_t take(struct queue *q, unsigned k)
+{
+	ssize_t i = -1;
+
+	pthread_mutex_lock(&q->lock);
+	if (!q->stop && q->next < q->n) {
+		struct test_result *t;
+
+		i = (ssize_t)q->next++;
+		t = &q->tests[i];
+		t->runner = k + 1;
+		t->started = utctime_monotonic() - q->t0;
+		for (unsigned o = 0; o < q->pool->n; o++)
+			if (q->in_flight[o] >= 0) {
+				add_beside(t, q->tests[q->in_flight[o]].name);
+				add_beside(&q->tests[q->in_flight[o]], t->name);
+			}
+		q->in_flight[k] = i;
+	}
+	pthread_mutex_unlock(&q->lock);
+	return i;
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct queue *q = w->q;
+	const struct runner_slot *s = &q->pool->slots[w->k];
+	struct runner_opts ro = *q->base;
+	ssize_t i;
+
+	ro.host_options = s->host_options;
+	ro.env = (const char *const *)s->env;
+	ro.own_mounts = true;
+	ro.parallel = q->pool->n > 1;
+	ro.timeout_for = timeout_for;
+	ro.on_result = on_result;
+	ro.before_check = NULL;
+	ro.data = q;
+	while ((i = take(q, w->k)) >= 0) {
+		int r = runner_run(&ro, &q->tests[i], 1);
+
+		pthread_mutex_lock(&q->lock);
+		q->in_flight[w->k] = -1;
+		if (r != 0) {
+			/* a test that will not die holds this runner's devices: no more for anyone */
+			if (!q->rc)
+				q->rc = r;
+			q->stop = true;
+		}
+		pthread_mutex_unlock(&q->lock);
+		if (r != 0)
+			break;
+	}
+	return NULL;
+}
+
+int parallel_run(const struct runner_opts *base, const struct runner_pool *pool, struct test_result *tests, size_t n)
+{
+	struct queue q = { .base = base, .pool = pool, .tests = tests, .n = n, .t0 = utctime_monotonic() };
+	struct worker *w = calloc(pool->n, sizeof(*w));
+	unsigned started = 0;
+	int r = 0;
+
+	q.in_flight = calloc(pool->n, sizeof(*q.in_flight));
+	q.end = calloc(n ? n : 1, sizeof(*q.end));
+	if (!w || !q.in_flight || !q.end || pthread_mutex_init(&q.lock, NULL) != 0) {
+		free(w);
+		free(q.in_flight);
+		free(q.end);
+		return -ENOMEM;
+	}
+	for (unsigned k = 0; k < pool->n; k++)
+		q.in_flight[k] = -1;
+	for (unsigned k = 0; k < pool->n; k++) {
+		w[k] = (struct worker){ .q = &q, .k = k };
+		r = -pthread_create(&w[k].thread, NULL, work, &w[k]);
+		if (r < 0) {
+			log_err("start runner %u failed: %s", k + 1, strerror(-r));
+			pthread_mutex_lock(&q.lock);
+			q.stop = true;
+			pthread_mutex_unlock(&q.lock);
+			break;
+		}
+		started++;
+	}
+	for (unsigned k = 0; k < started; k++)
+		pthread_join(w[k].thread, NULL);
+	pthread_mutex_destroy(&q.lock);
+	free(w);
+	free(q.in_flight);
+	free(q.end);
+	return r < 0 ? r : q.rc;
+}
+
+int parallel_order(char **order, const struct history *h, const char *config, uint64_t seed)
+{
+	const size_t n = strv_length(order);
+	struct sched_item *items = calloc(n ? n : 1, sizeof(*items));
+	size_t *idx = calloc(n ? n : 1, sizeof(*idx));
+	char **copy = calloc(n + 1, sizeof(*copy));
+	int r = items && idx && copy ? 0 : -ENOMEM;
+
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		double d = history_of(h, config, order[i]);
+
+		/* never timed: first of all, it may be the longest */
+		items[i] = (struct sched_item){ order[i], d < 0 ? 1e9 : d };
+	}
+	if (r == 0)
+		r = sched_order(items, n, seed, idx);
+	for (size_t i = 0; r == 0 && i < n; i++)
+		copy[i] = order[idx[i]];
+	if (r == 0)
+		memcpy(order, copy, n * sizeof(*order));
+	free(copy);
+	free(items);
+	free(idx);
+	return r;
+}
