@@ -8,6 +8,7 @@
 #include "model/schedule.h"
 #include "util/strv.h"
 #include "util/log.h"
+#include "util/macro.h"
 #include "util/utctime.h"
 
 #include <errno.h>
@@ -168,9 +169,54 @@ static void *work(void *arg)
 	return NULL;
 }
 
-int parallel_run(const struct runner_opts *base, const struct runner_pool *pool, struct test_result *tests, size_t n)
+static int run_queue(const struct runner_opts *base, const struct runner_pool *pool, struct test_result *tests,
+		     size_t n, double t0);
+
+int parallel_run(const struct runner_opts *base, const struct runner_pool *pool, struct test_result *tests, size_t n,
+		 size_t n_parallel)
 {
-	struct queue q = { .base = base, .pool = pool, .tests = tests, .n = n, .t0 = utctime_monotonic() };
+	const struct runner_pool alone = { 1, pool->slots };
+	const double t0 = utctime_monotonic();
+	int r = run_queue(base, pool, tests, n_parallel < n ? n_parallel : n, t0);
+
+	for (size_t i = 0; i < n_parallel && i < n; i++)
+		if (tests[i].status == TS_PENDING)
+			return r; /* stopped: the tail waits for the run to resume */
+	if (r == 0 && n_parallel < n) {
+		log_info("serial tail: %zu tests of group " SELECT_SERIAL_GROUP ", one at a time", n - n_parallel);
+		r = run_queue(base, &alone, tests + n_parallel, n - n_parallel, t0);
+	}
+	return r;
+}
+
+int parallel_split(char **order, const struct selection *sel, size_t *ret_n_parallel)
+{
+	const size_t n = strv_length(order);
+	char **copy = calloc(n + 1, sizeof(*copy));
+	size_t k = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (int tail = 0; tail < 2; tail++)
+		for (size_t i = 0; i < n; i++) {
+			bool serial = false;
+
+			for (size_t s = 0; s < sel->n && !serial; s++)
+				serial = sel->v[s].serial && streq(sel->v[s].name, order[i]);
+			if (serial == (tail == 1))
+				copy[k++] = order[i];
+			if (tail == 0 && !serial)
+				*ret_n_parallel = k;
+		}
+	memcpy(order, copy, n * sizeof(*order));
+	free(copy);
+	return 0;
+}
+
+static int run_queue(const struct runner_opts *base, const struct runner_pool *pool, struct test_result *tests,
+		     size_t n, double t0)
+{
+	struct queue q = { .base = base, .pool = pool, .tests = tests, .n = n, .t0 = t0 };
 	struct worker *w = calloc(pool->n, sizeof(*w));
 	unsigned started = 0;
 	int r = 0;
@@ -229,5 +275,30 @@ int parallel_order(char **order, const struct history *h, const char *config, ui
 	free(copy);
 	free(items);
 	free(idx);
+	return r;
+}
+
+int parallel_setup(struct runner_pool *pool, unsigned jobs, const char *root, const char *config,
+		   const char *host_options, const char *section, const struct selection *sel, json_t *record,
+		   char *err, size_t es)
+{
+	int r;
+
+	memset(pool, 0, sizeof(*pool));
+	if (jobs <= 1)
+		return 0;
+	if (!sel->knows_parallel) {
+		log_warn("config '%s': the fstests tree has no test in group " SELECT_SERIAL_GROUP
+			 " (older than check-parallel, v2024.12.08): all its tests one at a time, not %u at once",
+			 config, jobs);
+		json_object_set_new(record, "parallel",
+				    json_pack("{s:i, s:s}", "runners", 1, "why",
+					      "the fstests tree has no group " SELECT_SERIAL_GROUP
+					      " (older than check-parallel): one test at a time"));
+		return 0;
+	}
+	r = pool_make(pool, root ? root : "/tmp/fsagent-runners", config, jobs, host_options, section, err, es);
+	if (r >= 0)
+		json_object_set_new(record, "parallel", json_pack("{s:i}", "runners", (int)jobs));
 	return r;
 }

@@ -225,11 +225,9 @@ static int run_config_iterations(struct run_ctx *c, const struct config_sel *cs,
 
 static int run_one_config(struct run_ctx *c, const struct config_sel *cs, char *err, size_t es)
 {
-	/* its parallel runners, when the plan wants more than one */
-	int r = c->o->plan->jobs <= 1
-			? 0
-			: pool_make(&c->pool, c->o->pool ? c->o->pool : "/tmp/fsagent-runners", c->cfg->name,
-				    c->o->plan->jobs, c->cfg->host_options, c->cfg->section, err, es);
+	int r = cs->r < 0 ? 0
+			  : parallel_setup(&c->pool, c->o->plan->jobs, c->o->pool, c->cfg->name, c->cfg->host_options,
+					   c->cfg->section, &cs->sel, c->config, err, es);
 
 	if (r >= 0) {
 		r = run_config_iterations(c, cs, err, es);
@@ -259,7 +257,7 @@ static int run_config_iterations(struct run_ctx *c, const struct config_sel *cs,
 		const unsigned it = c->base + k;
 		char **order = NULL, seedbuf[32] = "";
 		struct test_result *tests;
-		size_t n = 0;
+		size_t n = 0, n_par = 0;
 		struct runner_opts ro = {
 			.fstests = o->fstests,
 			.host_options = c->cfg->host_options,
@@ -303,6 +301,8 @@ static int run_config_iterations(struct run_ctx *c, const struct config_sel *cs,
 				uint64_t s = order_derive_seed(p->seed, it, c->cfg->name);
 
 				r = parallel_order(order, &c->hist, c->cfg->name, s);
+				if (r == 0 && c->pool.n)
+					r = parallel_split(order, sel, &n_par);
 				if (r < 0) {
 					strv_free(order);
 					return r;
@@ -324,6 +324,11 @@ static int run_config_iterations(struct run_ctx *c, const struct config_sel *cs,
 					c->bad += sel->v[i].state == SEL_UNKNOWN;
 				}
 		}
+		/* beside others, the tests that cannot share the machine last, one at a time */
+		if (c->pool.n && (r = parallel_split(order, sel, &n_par)) < 0) {
+			strv_free(order);
+			return r;
+		}
 		bundle_write(c->b);
 		n = strv_length(order);
 		tests = calloc(n ? n : 1, sizeof(*tests));
@@ -333,7 +338,7 @@ static int run_config_iterations(struct run_ctx *c, const struct config_sel *cs,
 		}
 		for (size_t i = 0; i < n; i++)
 			snprintf(tests[i].name, sizeof(tests[i].name), "%s", order[i]);
-		r = !n ? 0 : c->pool.n ? parallel_run(&ro, &c->pool, tests, n) : runner_run(&ro, tests, n);
+		r = !n ? 0 : c->pool.n ? parallel_run(&ro, &c->pool, tests, n, n_par) : runner_run(&ro, tests, n);
 		for (size_t i = 0; i < n; i++)
 			test_result_release(&tests[i]);
 		free(tests);

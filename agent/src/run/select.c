@@ -174,6 +174,23 @@ static int add_selected(struct selection *s, const char *name, enum selected_sta
 	return 0;
 }
 
+/* Which selected tests are in the serial group, and whether the tree has that group at all. */
+static void mark_serial(struct selection *s, const struct group_list *lists, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t t = 0; t < lists[i].n; t++) {
+			char name[PATH_MAX];
+
+			if (!strv_contains(lists[i].groups[t], SELECT_SERIAL_GROUP))
+				continue;
+			s->knows_parallel = true;
+			snprintf(name, sizeof(name), "%s/%s", lists[i].dir, lists[i].names[t]);
+			for (size_t k = 0; k < s->n; k++)
+				if (streq(s->v[k].name, name))
+					s->v[k].serial = true;
+		}
+}
+
 int select_tests(const char *root, const char *fstype, const struct plan *plan, const struct expunge_list *expunges,
 		 const struct expunge_ctx *ctx, struct selection *ret, char *err, size_t es)
 {
@@ -262,6 +279,7 @@ int select_tests(const char *root, const char *fstype, const struct plan *plan, 
 				goto nomem;
 		}
 	}
+	mark_serial(&s, lists, n);
 	*ret = s;
 	s = (struct selection){ 0 };
 	r = 0;

@@ -37,12 +37,17 @@ struct selected_test {
 	enum selected_state state;
 	char *reason; /* why expunged or unknown */
 	char *source; /* file:line of the rule, or "plan" */
+	bool serial;  /* in fstests' group unreliable_in_parallel: never beside another test */
 };
 
 struct selection {
 	struct selected_test *v;
 	size_t n;
+	/* the tree has a test in group unreliable_in_parallel: new enough for tests at once (check-parallel's) */
+	bool knows_parallel;
 };
+
+#define SELECT_SERIAL_GROUP "unreliable_in_parallel"
 
 /*
  * Select the tests for one config of filesystem fstype from the fstests
