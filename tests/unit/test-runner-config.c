@@ -60,11 +60,35 @@ static void test_plain(void **state)
 	}
 }
 
+static void test_get(void **state)
+{
+	const char *text = "export FSTYP=ext4\nMKFS_OPTIONS=-q\n[xfs_4k]\nFSTYP=xfs\nMKFS_OPTIONS=\"-b size=4096\"\n"
+			   "TEST_DEV = /dev/vdb \nSCRATCH_DEV=\n[ext4_4k]\nTEST_DEV=/dev/vdd\n";
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(runner_config_get(text, "xfs_4k", "FSTYP", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "xfs");
+	assert_int_equal(runner_config_get(text, "xfs_4k", "MKFS_OPTIONS", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "-b size=4096");
+	assert_int_equal(runner_config_get(text, NULL, "TEST_DEV", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/dev/vdb");
+	/* set empty is not set; the preamble's value where the section has none */
+	assert_int_equal(runner_config_get(text, "xfs_4k", "SCRATCH_DEV", buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(runner_config_get(text, "ext4_4k", "FSTYP", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "ext4");
+	assert_int_equal(runner_config_get(text, "ext4_4k", "TEST_DEV", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/dev/vdd");
+	assert_int_equal(runner_config_get(text, "ext4_4k", "TEST_DIR", buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(runner_config_get(text, "xfs_4k", "MKFS_OPTIONS", buf, 4), -ENAMETOOLONG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sections),
 		cmocka_unit_test(test_plain),
+		cmocka_unit_test(test_get),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -108,3 +108,37 @@ int runner_config_text(const char *text, const char *section, const char *const 
 	*ret = out;
 	return 0;
 }
+
+int runner_config_get(const char *text, const char *section, const char *key, char *buf, size_t size)
+{
+	char name[128], k[128];
+	bool in = true, set = false;
+
+	for (const char *l = text; *l;) {
+		size_t len = strcspn(l, "\n");
+
+		if (header(l, len, name, sizeof(name))) {
+			if (!section) {
+				snprintf(k, sizeof(k), "%s", name);
+				section = k;
+			}
+			in = streq(name, section);
+		} else if (in && line_key(l, len, k, sizeof(k)) && streq(k, key)) {
+			const char *v = (const char *)memchr(l, '=', len) + 1, *end = l + len;
+
+			while (v < end && (*v == ' ' || *v == '\t'))
+				v++;
+			while (end > v && (end[-1] == ' ' || end[-1] == '\t'))
+				end--;
+			if (end - v >= 2 && (*v == '"' || *v == '\'') && end[-1] == *v)
+				v++, end--;
+			if ((size_t)(end - v) >= size)
+				return -ENAMETOOLONG;
+			memcpy(buf, v, (size_t)(end - v));
+			buf[end - v] = '\0';
+			set = end > v;
+		}
+		l += len + (l[len] == '\n');
+	}
+	return set ? 0 : -ENOENT;
+}

@@ -21,3 +21,10 @@
  */
 int runner_config_text(const char *text, const char *section, const char *const *sets, char **ret, char *err,
 		       size_t errsize);
+
+/*
+ * The value text gives key for section (NULL: the first, as check takes
+ * it): its last assignment there or before the first section, quotes
+ * taken off. Returns 0, -ENOENT (not set, or set empty) or -ENAMETOOLONG.
+ */
+int runner_config_get(const char *text, const char *section, const char *key, char *buf, size_t size);

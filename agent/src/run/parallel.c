@@ -145,6 +145,7 @@ static void *work(void *arg)
 
 	ro.host_options = s->host_options;
 	ro.env = (const char *const *)s->env;
+	ro.devices = (const char *const *)s->devices;
 	ro.own_mounts = true;
 	ro.parallel = q->pool->n > 1;
 	ro.timeout_for = timeout_for;

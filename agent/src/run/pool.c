@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Parallel runners' directories and configs (see pool.h).
+ * Parallel runners' places, configs and devices (see pool.h).
  */
 #include "run/pool.h"
+#include "machine/loopdev.h"
+#include "machine/mkfs.h"
 #include "model/runner_config.h"
 #include "util/fileio.h"
 #include "util/macro.h"
@@ -12,35 +14,90 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-/* Whether the runner's text still assigns key (a device every runner would share). */
-static bool assigns(const char *text, const char *key)
+/* Devices a config may name that no runner can have a copy of: such a config needs the machine alone. */
+static const char *const exclusive[] = {
+	"SCRATCH_DEV_POOL", "TEST_LOGDEV", "SCRATCH_LOGDEV", "TEST_RTDEV", "SCRATCH_RTDEV", "LOGWRITES_DEV",
+};
+
+struct source {
+	const char *text, *file, *section;
+	char fstype[64], mkfs[512];
+};
+
+static void where(char *buf, size_t size, const struct source *src)
 {
-	size_t n = strlen(key);
-
-	for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
-		const char *p = l + strspn(l, " \t");
-
-		if (startswith(p, "export "))
-			p += strlen("export ") + strspn(p + strlen("export "), " \t");
-		if (strncmp(p, key, n) == 0 && p[n + strspn(p + n, " \t")] == '=' &&
-		    p[n + strspn(p + n, " \t") + 1] != '\n' && p[n + strspn(p + n, " \t") + 1] != '\0')
-			return true;
-	}
-	return false;
+	snprintf(buf, size, "%s%s%s%s", src->file, src->section ? " [" : "", src->section ? src->section : "",
+		 src->section ? "]" : "");
 }
 
-static int make_slot(struct runner_slot *s, const char *base, unsigned k, const char *text, const char *file,
-		     const char *section, char *err, size_t es)
+/*
+ * The runner's copy of the config's device key: a loop device over a
+ * sparse file of its own, the test device made with the config's mkfs (as
+ * check expects to find it). A tmpfs config's device is a name, fine to
+ * share; a network export or a device of another kind is not.
+ */
+static int carve(struct runner_slot *s, unsigned k, const struct source *src, const char *key, uint64_t size,
+		 char ***sets, char *err, size_t es)
+{
+	char val[PATH_MAX], file[PATH_MAX + 16], dev[64], at[PATH_MAX + 160], why[512], *set = NULL;
+	int r = runner_config_get(src->text, src->section, key, val, sizeof(val));
+
+	if (r == -ENOENT)
+		return 0;
+	where(at, sizeof(at), src);
+	if (r < 0) {
+		snprintf(err, es, "%s: key '%s': %s", at, key, strerror(-r));
+		return r;
+	}
+	if (streq(src->fstype, "tmpfs"))
+		return 0;
+	if (!startswith(val, "/dev/")) {
+		snprintf(err, es,
+			 "%s: key '%s': '%s' is not a block device, and every runner would share it: run one "
+			 "at a time (jobs = 1)",
+			 at, key, val);
+		return -EINVAL;
+	}
+	snprintf(file, sizeof(file), "%s/%s.img", s->dir, streq(key, "TEST_DEV") ? "test" : "scratch");
+	r = loopdev_attach(file, size, dev, sizeof(dev));
+	if (r < 0) {
+		snprintf(err, es, "runner %u: a loop device over '%s' for %s failed: %s", k, file, key, strerror(-r));
+		return r;
+	}
+	if (strv_push(&s->loops, dev) < 0 || strv_push(&s->devices, dev + strlen("/dev/")) < 0 ||
+	    asprintf(&set, "%s=%s", key, dev) < 0 || strv_push(sets, set) < 0) {
+		free(set);
+		return -ENOMEM;
+	}
+	free(set);
+	if (streq(key, "TEST_DEV")) {
+		r = mkfs_format(src->fstype, src->mkfs, dev, why, sizeof(why));
+		if (r < 0) {
+			snprintf(err, es, "runner %u: the test device %s (for %s's %s): %s", k, dev, at, key, why);
+			return r;
+		}
+	}
+	return 0;
+}
+
+static int make_slot(struct runner_slot *s, unsigned k, const struct source *src, char *err, size_t es)
 {
 	static const char *const dirs[] = { "test", "scratch", "results", "tmp" };
-	char path[PATH_MAX], sets[3][PATH_MAX + 16], tmpdir[PATH_MAX + 8];
-	const char *setv[4];
+	char path[PATH_MAX + 16], val[PATH_MAX], at[PATH_MAX + 160], **sets = NULL;
 	_cleanup_free_ char *out = NULL;
 	int r;
 
-	if (snprintf(s->dir, sizeof(s->dir), "%s/runner-%u", base, k) >= (int)sizeof(s->dir))
-		return -ENAMETOOLONG;
+	for (size_t i = 0; i < ARRAY_SIZE(exclusive); i++)
+		if (runner_config_get(src->text, src->section, exclusive[i], val, sizeof(val)) != -ENOENT) {
+			where(at, sizeof(at), src);
+			snprintf(err, es,
+				 "%s: key '%s': a device every runner would share; such a config needs the "
+				 "machine alone: run one at a time (jobs = 1)",
+				 at, exclusive[i]);
+			return -EINVAL;
+		}
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		snprintf(path, sizeof(path), "%s/%s", s->dir, dirs[i]);
 		r = fileio_mkdir_p(path);
@@ -49,59 +106,68 @@ static int make_slot(struct runner_slot *s, const char *base, unsigned k, const 
 			return r;
 		}
 	}
-	snprintf(sets[0], sizeof(sets[0]), "TEST_DIR=%s/test", s->dir);
-	snprintf(sets[1], sizeof(sets[1]), "SCRATCH_MNT=%s/scratch", s->dir);
-	snprintf(sets[2], sizeof(sets[2]), "RESULT_BASE=%s/results", s->dir);
-	setv[0] = sets[0], setv[1] = sets[1], setv[2] = sets[2], setv[3] = NULL;
-	r = runner_config_text(text, section, setv, &out, err, es);
+	r = carve(s, k, src, "TEST_DEV", POOL_TEST_SIZE, &sets, err, es);
+	if (r >= 0)
+		r = carve(s, k, src, "SCRATCH_DEV", POOL_SCRATCH_SIZE, &sets, err, es);
+	if (r >= 0 && (fileio_pathf(path, "TEST_DIR=%s/test", s->dir) < 0 || strv_push(&sets, path) < 0 ||
+		       fileio_pathf(path, "SCRATCH_MNT=%s/scratch", s->dir) < 0 || strv_push(&sets, path) < 0 ||
+		       fileio_pathf(path, "RESULT_BASE=%s/results", s->dir) < 0 || strv_push(&sets, path) < 0))
+		r = -ENAMETOOLONG;
+	if (r >= 0)
+		r = runner_config_text(src->text, src->section, (const char *const *)sets, &out, err, es);
+	strv_free(sets);
 	if (r < 0)
 		return r;
-	for (const char *const *key = (const char *const[]){ "TEST_DEV", "SCRATCH_DEV", "SCRATCH_DEV_POOL", NULL };
-	     *key; key++)
-		if (assigns(out, *key)) {
-			snprintf(err, es,
-				 "%s%s%s%s: key '%s': a device every runner would format and mount; runners of their "
-				 "own devices are not built yet: run one at a time (jobs = 1)",
-				 file, section ? " [" : "", section ? section : "", section ? "]" : "", *key);
-			return -EINVAL;
-		}
 	snprintf(s->host_options, sizeof(s->host_options), "%s/fstests.config", s->dir);
 	r = fileio_write_atomic(s->host_options, out, strlen(out));
 	if (r < 0) {
 		snprintf(err, es, "runner %u: write '%s' failed: %s", k, s->host_options, strerror(-r));
 		return r;
 	}
-	if (section)
-		snprintf(s->result_dir, sizeof(s->result_dir), "%s/results/%s", s->dir, section);
+	if (src->section)
+		snprintf(s->result_dir, sizeof(s->result_dir), "%s/results/%s", s->dir, src->section);
 	else
 		snprintf(s->result_dir, sizeof(s->result_dir), "%s/results", s->dir);
-	snprintf(tmpdir, sizeof(tmpdir), "TMPDIR=%s/tmp", s->dir);
-	return strv_push(&s->env, tmpdir);
+	if (fileio_pathf(path, "TMPDIR=%s/tmp", s->dir) < 0)
+		return -ENAMETOOLONG;
+	return strv_push(&s->env, path);
 }
 
 int pool_make(struct runner_pool *p, const char *root, const char *config, unsigned n, const char *host_options,
 	      const char *section, char *err, size_t errsize)
 {
 	_cleanup_free_ char *text = NULL;
+	struct source src = { .file = host_options, .section = section };
 	char base[PATH_MAX];
 	int r = fileio_read_full(host_options, &text, NULL);
 
 	memset(p, 0, sizeof(*p));
-	if (snprintf(base, sizeof(base), "%s/%s", root, config) >= (int)sizeof(base))
-		return -ENAMETOOLONG;
-	for (char *s = base + strlen(root) + 1; *s; s++)
-		*s = *s == '/' ? '_' : *s;
 	if (r < 0) {
 		snprintf(err, errsize, "read '%s' failed: %s", host_options, strerror(-r));
 		return r;
 	}
+	src.text = text;
+	if (runner_config_get(text, section, "FSTYP", src.fstype, sizeof(src.fstype)) < 0)
+		snprintf(src.fstype, sizeof(src.fstype), "xfs"); /* check's default */
+	if (runner_config_get(text, section, "MKFS_OPTIONS", src.mkfs, sizeof(src.mkfs)) < 0)
+		src.mkfs[0] = '\0';
+	if (snprintf(base, sizeof(base), "%s/%s", root, config) >= (int)sizeof(base))
+		return -ENAMETOOLONG;
+	for (char *s = base + strlen(root) + 1; *s; s++)
+		*s = *s == '/' ? '_' : *s;
 	p->slots = calloc(n, sizeof(*p->slots));
 	if (!p->slots)
 		return -ENOMEM;
 	p->n = n;
 	for (unsigned k = 0; k < n; k++) {
-		r = make_slot(&p->slots[k], base, k + 1, text, host_options, section, err, errsize);
+		struct runner_slot *s = &p->slots[k];
+
+		r = snprintf(s->dir, sizeof(s->dir), "%s/runner-%u", base, k + 1) >= (int)sizeof(s->dir)
+			    ? -ENAMETOOLONG
+			    : make_slot(s, k + 1, &src, err, errsize);
 		if (r < 0) {
+			if (!err[0])
+				snprintf(err, errsize, "runner %u: %s", k + 1, strerror(-r));
 			pool_release(p);
 			return r;
 		}
@@ -111,8 +177,19 @@ int pool_make(struct runner_pool *p, const char *root, const char *config, unsig
 
 void pool_release(struct runner_pool *p)
 {
-	for (unsigned k = 0; p->slots && k < p->n; k++)
+	for (unsigned k = 0; p->slots && k < p->n; k++) {
+		char img[PATH_MAX + 16];
+
+		for (char **d = p->slots[k].loops; d && *d; d++)
+			loopdev_detach(*d);
+		/* the devices' files go with them (what tests wrote there is in their results) */
+		for (const char *const *f = (const char *const[]){ "test", "scratch", NULL }; *f; f++)
+			if (snprintf(img, sizeof(img), "%s/%s.img", p->slots[k].dir, *f) < (int)sizeof(img))
+				unlink(img);
+		strv_free(p->slots[k].loops);
+		strv_free(p->slots[k].devices);
 		strv_free(p->slots[k].env);
+	}
 	free(p->slots);
 	p->slots = NULL;
 	p->n = 0;

@@ -7,9 +7,15 @@
  * results) and its TMPDIR (tmp). Each check runs in a mount namespace
  * of its own (run/parallel.h), so a runner's mounts are its own.
  *
- * Devices: a config that names TEST_DEV or SCRATCH_DEV would have every
- * runner format and mount the same device; until runners get devices of
- * their own, such a config is refused for more than one runner.
+ * Devices: where the config names a block device as TEST_DEV or
+ * SCRATCH_DEV, each runner gets its own, check-parallel's way: a loop
+ * device over a sparse file in its directory (test.img, POOL_TEST_SIZE,
+ * made with the config's FSTYP and MKFS_OPTIONS; scratch.img,
+ * POOL_SCRATCH_SIZE, left for the tests to make), detached by
+ * pool_release. A tmpfs config's device is a name and stays. A config
+ * naming a device no runner can copy (a network export, SCRATCH_DEV_POOL,
+ * a log or realtime device, LOGWRITES_DEV) is refused for more than one
+ * runner, naming file, section and key.
  */
 #pragma once
 
@@ -21,7 +27,12 @@ struct runner_slot {
 	char host_options[PATH_MAX]; /* its fstests config */
 	char result_dir[PATH_MAX];   /* where its check leaves a test's files (RESULT_BASE[/section]) */
 	char **env;		     /* TMPDIR=... for its check */
+	char **loops;		     /* its loop devices ("/dev/loop3"), detached at release */
+	char **devices;		     /* their names ("loop3"), for the kernel log's attribution */
 };
+
+#define POOL_TEST_SIZE (2ULL << 30) /* check-parallel's sizes: sparse, so only what tests write is used */
+#define POOL_SCRATCH_SIZE (8ULL << 30)
 
 struct runner_pool {
 	unsigned n;
