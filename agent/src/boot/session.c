@@ -4,6 +4,7 @@
  */
 #include "boot/session.h"
 #include "boot/session_internal.h"
+#include "boot/runners.h"
 #include "boot/crash.h"
 #include "model/bundle.h"
 #include "model/console.h"
@@ -407,7 +408,7 @@ static int execute(struct session *s, struct bundle *b, const struct plan_files 
 			       .prepare = session_prepare,
 			       .after_test = after_test,
 			       .data = s };
-	char dst[PATH_MAX + 32];
+	char dst[PATH_MAX + 32], pool[PATH_MAX], pwhy[512];
 	unsigned bad = 0;
 	int r;
 
@@ -418,6 +419,10 @@ static int execute(struct session *s, struct bundle *b, const struct plan_files 
 	ro.ctx.kernel = s->inv->caps.version;
 	ro.ctx.arch = json_string_value(json_object_get(json_object_get(s->inv->doc, "machine"), "arch"));
 	ro.ctx.caps = caps;
+	if (runners_prepare(s->plan, &s->inv->roles, pool, sizeof(pool), pwhy, sizeof(pwhy)) > 0)
+		ro.pool = pool;
+	else if (pwhy[0])
+		ro.parallel_why = pwhy;
 	r = run_execute(&ro, b, &bad);
 	strv_free(caps);
 	/* the last config's server stopped and its exports unmounted before poweroff unmounts the rest */

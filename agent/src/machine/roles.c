@@ -21,6 +21,7 @@ static const char *const role_names[ROLE_MAX] = {
 	[ROLE_ZONED_TEST] = "zoned_test",
 	[ROLE_ZONED_SCRATCH] = "zoned_scratch",
 	[ROLE_DAX_SCRATCH] = "dax_scratch",
+	[ROLE_RUNNERS] = "runners",
 	[ROLE_POOL] = "pool",
 };
 

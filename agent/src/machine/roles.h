@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Device roles: results disk, test, scratch, log, realtime, log-writes, the
- * DAX and the zoned test and scratch devices and a scratch pool. Each role is found by an
+ * DAX and the zoned test and scratch devices, the parallel runners' disk and
+ * a scratch pool. Each role is found by an
  * explicit spec (serial:, label:, wwid:, uuid:, a /dev path or by-id link, a
  * bare name) or, by default, by the serial or label "fsagent-<role>"; the
  * DAX and zoned roles by default take the DAX-capable (queue/dax 1) and the
@@ -30,7 +31,8 @@ enum role {
 	ROLE_DAX_SCRATCH,
 	ROLE_ZONED_TEST,
 	ROLE_ZONED_SCRATCH,
-	ROLE_POOL, /* last: a list, not one device */
+	ROLE_RUNNERS, /* parallel runners' devices are files on it (plan key jobs) */
+	ROLE_POOL,    /* last: a list, not one device */
 	ROLE_MAX
 };
 

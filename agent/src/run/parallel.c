@@ -279,7 +279,7 @@ int parallel_order(char **order, const struct history *h, const char *config, ui
 	return r;
 }
 
-int parallel_setup(struct runner_pool *pool, unsigned jobs, const char *root, const char *config,
+int parallel_setup(struct runner_pool *pool, unsigned jobs, const char *root, const char *cannot, const char *config,
 		   const char *host_options, const char *section, const struct selection *sel, json_t *record,
 		   char *err, size_t es)
 {
@@ -288,6 +288,11 @@ int parallel_setup(struct runner_pool *pool, unsigned jobs, const char *root, co
 	memset(pool, 0, sizeof(*pool));
 	if (jobs <= 1)
 		return 0;
+	if (cannot) {
+		log_warn("config '%s': all its tests one at a time, not %u at once: %s", config, jobs, cannot);
+		json_object_set_new(record, "parallel", json_pack("{s:i, s:s}", "runners", 1, "why", cannot));
+		return 0;
+	}
 	if (!sel->knows_parallel) {
 		log_warn("config '%s': the fstests tree has no test in group " SELECT_SERIAL_GROUP
 			 " (older than check-parallel, v2024.12.08): all its tests one at a time, not %u at once",

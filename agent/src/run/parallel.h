@@ -53,11 +53,12 @@ int parallel_order(char **order, const struct history *h, const char *config, ui
 
 /*
  * A config's runners for plan key jobs: none for jobs 1; none, said and
- * recorded (record's "parallel") when the tree has no test in group
+ * recorded with the reason when cannot says why the machine has none; none,
+ * said and recorded (record's "parallel") when the tree has no test in group
  * unreliable_in_parallel (it cannot say which tests are unsafe beside
  * others: one at a time, never half parallel); else jobs runners under root
  * (run/pool.h). Returns 0 or pool_make's -errno with err.
  */
-int parallel_setup(struct runner_pool *pool, unsigned jobs, const char *root, const char *config,
+int parallel_setup(struct runner_pool *pool, unsigned jobs, const char *root, const char *cannot, const char *config,
 		   const char *host_options, const char *section, const struct selection *sel, json_t *record,
 		   char *err, size_t es);

@@ -14,11 +14,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 /* Devices a config may name that no runner can have a copy of: such a config needs the machine alone. */
 static const char *const exclusive[] = {
-	"SCRATCH_DEV_POOL", "TEST_LOGDEV", "SCRATCH_LOGDEV", "TEST_RTDEV", "SCRATCH_RTDEV", "LOGWRITES_DEV",
+	"SCRATCH_DEV_POOL", "TEST_LOGDEV", "SCRATCH_LOGDEV", "TEST_RTDEV", "SCRATCH_RTDEV",
+};
+
+/* The devices each runner gets a copy of, and their sizes (sparse). */
+static const struct {
+	const char *key, *file;
+	uint64_t size;
+} carved[] = {
+	{ "TEST_DEV", "test", POOL_TEST_SIZE },
+	{ "SCRATCH_DEV", "scratch", POOL_SCRATCH_SIZE },
+	{ "LOGWRITES_DEV", "logwrites", POOL_SCRATCH_SIZE },
 };
 
 struct source {
@@ -38,8 +49,8 @@ static void where(char *buf, size_t size, const struct source *src)
  * check expects to find it). A tmpfs config's device is a name, fine to
  * share; a network export or a device of another kind is not.
  */
-static int carve(struct runner_slot *s, unsigned k, const struct source *src, const char *key, uint64_t size,
-		 char ***sets, char *err, size_t es)
+static int carve(struct runner_slot *s, unsigned k, const struct source *src, const char *key, const char *name,
+		 uint64_t size, char ***sets, char *err, size_t es)
 {
 	char val[PATH_MAX], file[PATH_MAX + 16], dev[64], at[PATH_MAX + 160], why[512], *set = NULL;
 	int r = runner_config_get(src->text, src->section, key, val, sizeof(val));
@@ -60,7 +71,7 @@ static int carve(struct runner_slot *s, unsigned k, const struct source *src, co
 			 at, key, val);
 		return -EINVAL;
 	}
-	snprintf(file, sizeof(file), "%s/%s.img", s->dir, streq(key, "TEST_DEV") ? "test" : "scratch");
+	snprintf(file, sizeof(file), "%s/%s.img", s->dir, name);
 	r = loopdev_attach(file, size, dev, sizeof(dev));
 	if (r < 0) {
 		snprintf(err, es, "runner %u: a loop device over '%s' for %s failed: %s", k, file, key, strerror(-r));
@@ -106,9 +117,9 @@ static int make_slot(struct runner_slot *s, unsigned k, const struct source *src
 			return r;
 		}
 	}
-	r = carve(s, k, src, "TEST_DEV", POOL_TEST_SIZE, &sets, err, es);
-	if (r >= 0)
-		r = carve(s, k, src, "SCRATCH_DEV", POOL_SCRATCH_SIZE, &sets, err, es);
+	r = 0;
+	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(carved); i++)
+		r = carve(s, k, src, carved[i].key, carved[i].file, carved[i].size, &sets, err, es);
 	if (r >= 0 && (fileio_pathf(path, "TEST_DIR=%s/test", s->dir) < 0 || strv_push(&sets, path) < 0 ||
 		       fileio_pathf(path, "SCRATCH_MNT=%s/scratch", s->dir) < 0 || strv_push(&sets, path) < 0 ||
 		       fileio_pathf(path, "RESULT_BASE=%s/results", s->dir) < 0 || strv_push(&sets, path) < 0))
@@ -133,6 +144,40 @@ static int make_slot(struct runner_slot *s, unsigned k, const struct source *src
 	return strv_push(&s->env, path);
 }
 
+/*
+ * Whether root's filesystem holds n runners' devices at their full sizes
+ * (sparse files, so a run writes far less, but a test that fills its
+ * scratch device must find the room): more runners than it can carve are
+ * refused.
+ */
+static int fits(const char *root, unsigned n, const struct source *src, char *err, size_t es)
+{
+	uint64_t each = 0;
+	struct statvfs sv;
+	char val[PATH_MAX];
+	int r = fileio_mkdir_p(root);
+
+	if (r < 0) {
+		snprintf(err, es, "create '%s' failed: %s", root, strerror(-r));
+		return r;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(carved); i++)
+		if (!streq(src->fstype, "tmpfs") &&
+		    runner_config_get(src->text, src->section, carved[i].key, val, sizeof(val)) == 0)
+			each += carved[i].size;
+	if (!each || statvfs(root, &sv) < 0)
+		return 0;
+	if ((uint64_t)sv.f_blocks * sv.f_frsize < each * n) {
+		snprintf(err, es,
+			 "%u runners need %llu GiB for their devices (%llu GiB each), and '%s' holds %llu GiB: fewer "
+			 "runners or a bigger disk",
+			 n, (unsigned long long)(each * n >> 30), (unsigned long long)(each >> 30), root,
+			 (unsigned long long)((uint64_t)sv.f_blocks * sv.f_frsize >> 30));
+		return -ENOSPC;
+	}
+	return 0;
+}
+
 int pool_make(struct runner_pool *p, const char *root, const char *config, unsigned n, const char *host_options,
 	      const char *section, char *err, size_t errsize)
 {
@@ -153,6 +198,9 @@ int pool_make(struct runner_pool *p, const char *root, const char *config, unsig
 		src.mkfs[0] = '\0';
 	if (snprintf(base, sizeof(base), "%s/%s", root, config) >= (int)sizeof(base))
 		return -ENAMETOOLONG;
+	r = fits(root, n, &src, err, errsize);
+	if (r < 0)
+		return r;
 	for (char *s = base + strlen(root) + 1; *s; s++)
 		*s = *s == '/' ? '_' : *s;
 	p->slots = calloc(n, sizeof(*p->slots));
@@ -183,8 +231,8 @@ void pool_release(struct runner_pool *p)
 		for (char **d = p->slots[k].loops; d && *d; d++)
 			loopdev_detach(*d);
 		/* the devices' files go with them (what tests wrote there is in their results) */
-		for (const char *const *f = (const char *const[]){ "test", "scratch", NULL }; *f; f++)
-			if (snprintf(img, sizeof(img), "%s/%s.img", p->slots[k].dir, *f) < (int)sizeof(img))
+		for (size_t i = 0; i < ARRAY_SIZE(carved); i++)
+			if (snprintf(img, sizeof(img), "%s/%s.img", p->slots[k].dir, carved[i].file) < (int)sizeof(img))
 				unlink(img);
 		strv_free(p->slots[k].loops);
 		strv_free(p->slots[k].devices);

@@ -7,14 +7,15 @@
  * results) and its TMPDIR (tmp). Each check runs in a mount namespace
  * of its own (run/parallel.h), so a runner's mounts are its own.
  *
- * Devices: where the config names a block device as TEST_DEV or
- * SCRATCH_DEV, each runner gets its own, check-parallel's way: a loop
- * device over a sparse file in its directory (test.img, POOL_TEST_SIZE,
- * made with the config's FSTYP and MKFS_OPTIONS; scratch.img,
- * POOL_SCRATCH_SIZE, left for the tests to make), detached by
- * pool_release. A tmpfs config's device is a name and stays. A config
- * naming a device no runner can copy (a network export, SCRATCH_DEV_POOL,
- * a log or realtime device, LOGWRITES_DEV) is refused for more than one
+ * Devices: where the config names a block device as TEST_DEV,
+ * SCRATCH_DEV or LOGWRITES_DEV, each runner gets its own, check-parallel's
+ * way: a loop device over a sparse file in its directory (test.img,
+ * POOL_TEST_SIZE, made with the config's FSTYP and MKFS_OPTIONS;
+ * scratch.img and logwrites.img, POOL_SCRATCH_SIZE, left for the tests),
+ * detached and removed by pool_release. The root's filesystem must hold
+ * them all at full size. A tmpfs config's device is a name and stays. A
+ * config naming a device no runner can copy (a network export,
+ * SCRATCH_DEV_POOL, a log or realtime device) is refused for more than one
  * runner, naming file, section and key.
  */
 #pragma once

@@ -226,8 +226,8 @@ static int run_config_iterations(struct run_ctx *c, const struct config_sel *cs,
 static int run_one_config(struct run_ctx *c, const struct config_sel *cs, char *err, size_t es)
 {
 	int r = cs->r < 0 ? 0
-			  : parallel_setup(&c->pool, c->o->plan->jobs, c->o->pool, c->cfg->name, c->cfg->host_options,
-					   c->cfg->section, &cs->sel, c->config, err, es);
+			  : parallel_setup(&c->pool, c->o->plan->jobs, c->o->pool, c->o->parallel_why, c->cfg->name,
+					   c->cfg->host_options, c->cfg->section, &cs->sel, c->config, err, es);
 
 	if (r >= 0) {
 		r = run_config_iterations(c, cs, err, es);

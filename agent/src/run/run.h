@@ -31,10 +31,11 @@ struct run_opts {
 	bool sysrq;
 	const struct plan *plan;
 	const struct expunge_list *expunges;
-	json_t *durations;	/* fsagent durations' document for shards, or NULL */
-	const char *gcov_root;	/* debugfs' gcov directory; NULL: /sys/kernel/debug/gcov */
-	const char *pool;	/* where parallel runners' places go (plan key jobs): POOL/<config>/runner-K */
-	struct expunge_ctx ctx; /* config and fs are set per config */
+	json_t *durations;	  /* fsagent durations' document for shards, or NULL */
+	const char *gcov_root;	  /* debugfs' gcov directory; NULL: /sys/kernel/debug/gcov */
+	const char *pool;	  /* where parallel runners' places go (plan key jobs): POOL/<config>/runner-K */
+	const char *parallel_why; /* why the plan's jobs cannot be had (one test at a time, said), or NULL */
+	struct expunge_ctx ctx;	  /* config and fs are set per config */
 	const struct run_config *configs;
 	size_t n_configs;
 	/*
