@@ -26,7 +26,8 @@ int runners_prepare(const struct plan *p, const struct roles *roles, char *pool,
 			 p->jobs, slot ? ": " : "", slot ? slot->reason : "");
 		return 0;
 	}
-	r = mkfs_format("ext4", "-q", slot->dev->devnode, mk, sizeof(mk));
+	/* no blocks reserved for root: the loop files are all there is */
+	r = mkfs_format("ext4", "-q -m 0", slot->dev->devnode, mk, sizeof(mk));
 	if (r < 0) {
 		snprintf(why, ws, "the runners' disk %s: %s", slot->dev->devnode, mk);
 		return 0;
