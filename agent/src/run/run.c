@@ -9,11 +9,13 @@
 #include "model/timeout.h"
 #include "run/gcov.h"
 #include "run/history.h"
+#include "run/arrange.h"
 #include "run/parallel.h"
 #include "run/pool.h"
 #include "model/order.h"
 #include "run/runner.h"
 #include "run/select.h"
+#include "run/shard_keep.h"
 #include "util/utctime.h"
 #include "util/log.h"
 #include "util/macro.h"
@@ -27,19 +29,6 @@
 #include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
-
-/*
- * A config's selection, made once per run: the plan and expunge files do not
- * change between rounds. A failed one keeps its error for when the config
- * comes to run.
- */
-struct config_sel {
-	struct selection sel;
-	int r;
-	char err[512];
-	size_t n_run;		  /* tests it runs per iteration */
-	struct history_config hc; /* its tests by the durations file */
-};
 
 struct run_ctx {
 	const struct run_opts *o;
@@ -223,11 +212,21 @@ static void count_round(struct run_ctx *c, const struct config_sel *cs)
 
 static int run_config_iterations(struct run_ctx *c, const struct config_sel *cs, char *err, size_t es);
 
+/* The tests a parallel iteration has in flight, in bundle.json at once: a crash's suspects. */
+static void in_flight(void *data, char *const *names)
+{
+	struct run_ctx *c = data;
+	int r = bundle_set_in_flight(c->b, c->iteration, names);
+
+	if (r < 0)
+		log_warn("record the tests in flight in '%s' failed: %s", c->b->dir, strerror(-r));
+}
+
 static int run_one_config(struct run_ctx *c, const struct config_sel *cs, char *err, size_t es)
 {
 	int r = cs->r < 0 ? 0
-			  : parallel_setup(&c->pool, c->o->plan->jobs, c->o->pool, c->o->parallel_why, c->cfg->name,
-					   c->cfg->host_options, c->cfg->section, &cs->sel, c->config, err, es);
+			  : pool_setup(&c->pool, c->o->plan->jobs, c->o->pool, c->o->parallel_why, c->cfg->name,
+				       c->cfg->host_options, c->cfg->section, &cs->sel, c->config, err, es);
 
 	if (r >= 0) {
 		r = run_config_iterations(c, cs, err, es);
@@ -257,7 +256,8 @@ static int run_config_iterations(struct run_ctx *c, const struct config_sel *cs,
 		const unsigned it = c->base + k;
 		char **order = NULL, seedbuf[32] = "";
 		struct test_result *tests;
-		size_t n = 0, n_par = 0;
+		size_t n = 0;
+		struct parallel_queue pq = { .in_flight = in_flight, .data = c };
 		struct runner_opts ro = {
 			.fstests = o->fstests,
 			.host_options = c->cfg->host_options,
@@ -300,9 +300,9 @@ static int run_config_iterations(struct run_ctx *c, const struct config_sel *cs,
 			if (p->jobs > 1) {
 				uint64_t s = order_derive_seed(p->seed, it, c->cfg->name);
 
-				r = parallel_order(order, &c->hist, c->cfg->name, s);
+				r = arrange_longest_first(order, &c->hist, c->cfg->name, s);
 				if (r == 0 && c->pool.n)
-					r = parallel_split(order, sel, &n_par);
+					r = arrange_queue(order, sel, NULL, &pq.head, &pq.parallel);
 				if (r < 0) {
 					strv_free(order);
 					return r;
@@ -324,8 +324,8 @@ static int run_config_iterations(struct run_ctx *c, const struct config_sel *cs,
 					c->bad += sel->v[i].state == SEL_UNKNOWN;
 				}
 		}
-		/* beside others, the tests that cannot share the machine last, one at a time */
-		if (c->pool.n && (r = parallel_split(order, sel, &n_par)) < 0) {
+		/* beside others: a crash's suspects first, the tests that cannot share the machine last */
+		if (c->pool.n && (r = arrange_for_run(order, sel, c->iteration, &pq.head, &pq.parallel)) < 0) {
 			strv_free(order);
 			return r;
 		}
@@ -338,7 +338,9 @@ static int run_config_iterations(struct run_ctx *c, const struct config_sel *cs,
 		}
 		for (size_t i = 0; i < n; i++)
 			snprintf(tests[i].name, sizeof(tests[i].name), "%s", order[i]);
-		r = !n ? 0 : c->pool.n ? parallel_run(&ro, &c->pool, tests, n, n_par) : runner_run(&ro, tests, n);
+		r = !n ? 0 : c->pool.n ? parallel_run(&ro, &c->pool, tests, n, &pq) : runner_run(&ro, tests, n);
+		if (r == 0 && c->pool.n)
+			arrange_suspects_done(c->iteration, pq.head);
 		for (size_t i = 0; i < n; i++)
 			test_result_release(&tests[i]);
 		free(tests);
@@ -375,72 +377,6 @@ static long long started_at(struct bundle *b)
 	if (utctime_parse(json_string_value(json_object_get(b->doc, "started")), &t) < 0)
 		return (long long)time(NULL);
 	return t;
-}
-
-/*
- * Keep this VM's shard of every config's tests (shard.h); the others'
- * become SEL_ELSEWHERE, and so do expunged and unknown tests outside the
- * first shard, so that merged shards record them once.
- */
-static int keep_shard(const struct run_opts *o, struct config_sel *cs, struct bundle *b)
-{
-	const unsigned mine = o->plan->shard - 1, shards = o->plan->shards;
-	struct shard_item *items;
-	unsigned *where;
-	double *loads;
-	size_t n = 0, k = 0, kept = 0;
-	json_t *lj;
-
-	for (size_t i = 0; i < o->n_configs; i++)
-		n += cs[i].r >= 0 ? cs[i].n_run : 0;
-	items = calloc(n ? n : 1, sizeof(*items));
-	where = calloc(n ? n : 1, sizeof(*where));
-	loads = calloc(shards, sizeof(*loads));
-	if (!items || !where || !loads) {
-		free(items);
-		free(where);
-		free(loads);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < o->n_configs; i++)
-		for (size_t t = 0; cs[i].r >= 0 && t < cs[i].sel.n; t++)
-			if (cs[i].sel.v[t].state == SEL_RUN)
-				items[k++] = (struct shard_item){ o->configs[i].name, cs[i].sel.v[t].name, 0 };
-	shard_fill_durations(items, n, o->durations);
-	/* a weighted config's tests run more often: their load is that much more */
-	for (size_t i = 0; i < n; i++)
-		items[i].seconds *= plan_iterations_of(o->plan, items[i].config, items[i].test);
-	if (shard_assign(items, n, shards, where, loads) < 0) {
-		free(items);
-		free(where);
-		free(loads);
-		return -ENOMEM;
-	}
-	k = 0;
-	for (size_t i = 0; i < o->n_configs; i++) {
-		cs[i].n_run = 0;
-		for (size_t t = 0; cs[i].r >= 0 && t < cs[i].sel.n; t++) {
-			struct selected_test *st = &cs[i].sel.v[t];
-
-			if (st->state == SEL_RUN && where[k++] != mine)
-				st->state = SEL_ELSEWHERE;
-			else if (st->state != SEL_RUN && mine != 0)
-				st->state = SEL_ELSEWHERE;
-			cs[i].n_run += st->state == SEL_RUN;
-		}
-		kept += cs[i].n_run;
-	}
-	lj = json_array();
-	for (unsigned s = 0; s < shards; s++)
-		json_array_append_new(lj, json_real(loads[s]));
-	bundle_set(b, "shard",
-		   json_pack("{s:i, s:i, s:i, s:f, s:o}", "index", (int)o->plan->shard, "count", (int)shards, "tests",
-			     (int)kept, "estimated_seconds", loads[mine], "estimated_loads", lj));
-	log_info("shard %u of %u: %zu of %zu tests, about %.0f s", o->plan->shard, shards, kept, n, loads[mine]);
-	free(items);
-	free(where);
-	free(loads);
-	return 0;
 }
 
 /*
@@ -504,7 +440,7 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 			goto out;
 		}
 	}
-	if (o->plan->shards > 1 && (r = keep_shard(o, cs, b)) < 0)
+	if (o->plan->shards > 1 && (r = shard_keep(o, cs, b)) < 0)
 		goto out;
 	/* the tests this VM runs, by the durations file, for the progress lines' estimate */
 	for (size_t i = 0; i < o->n_configs; i++)
