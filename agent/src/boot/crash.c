@@ -55,6 +55,20 @@ static char *pstore_tail(void)
 	return all;
 }
 
+/* Of iteration's in_flight, the tests still without a result (in left), as a strv; bad entries left out. */
+static char **in_flight_left(json_t *it, char **left)
+{
+	json_t *v;
+	char **out = NULL;
+	size_t i;
+
+	json_array_foreach(json_object_get(it, "in_flight"), i, v)
+		if (json_is_string(v) && strv_contains(left, json_string_value(v)) &&
+		    !strv_contains(out, json_string_value(v)))
+			strv_push(&out, json_string_value(v));
+	return out;
+}
+
 /* The test that was running when the machine went down: recorded as a crash. */
 void crash_record(struct bundle *b)
 {
@@ -65,6 +79,28 @@ void crash_record(struct bundle *b)
 	if (!it || bundle_remaining(b, config, it, &left) < 0 || !left) {
 		strv_free(left);
 		return; /* between iterations: nothing was in flight */
+	}
+	/* a parallel run names the tests it had in flight: one is the crash's, several its suspects */
+	if (json_is_array(json_object_get(it, "in_flight"))) {
+		char **suspects = in_flight_left(it, left);
+		size_t n = strv_length(suspects);
+
+		json_object_del(it, "in_flight");
+		if (n != 1) {
+			strv_free(left);
+			left = suspects;
+			if (n)
+				log_warn("%s: the machine went down with %zu tests in flight (%s ...): each runs again "
+					 "alone to find which",
+					 json_string_value(json_object_get(config, "name")), n, suspects[0]);
+			if (n)
+				json_object_set_new(it, "suspects", strv_to_json(suspects));
+			strv_free(suspects);
+			bundle_write(b);
+			return;
+		}
+		strv_free(left);
+		left = suspects;
 	}
 	snprintf(t.name, sizeof(t.name), "%s", left[0]);
 	strv_free(left);

@@ -9,5 +9,11 @@
 
 #include "model/bundle.h"
 
-/* The running iteration's first test not yet recorded, as a crash; nothing between iterations. */
+/*
+ * The running iteration's first test not yet recorded, as a crash; nothing
+ * between iterations. A parallel run's iteration says which tests were in
+ * flight: one of them without a result is the crash's; several become the
+ * iteration's "suspects", which the run takes first, each alone
+ * (run/arrange.h), so that the one that crashes again is named.
+ */
 void crash_record(struct bundle *b);

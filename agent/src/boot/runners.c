@@ -4,11 +4,30 @@
  */
 #include "boot/runners.h"
 #include "machine/mkfs.h"
+#include "machine/modules.h"
 #include "machine/mount.h"
 #include "util/log.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
+
+/* The loop driver, a module in distribution kernels (built in, it is there already). */
+static int load_loop(void)
+{
+	struct modules *m = NULL;
+	struct utsname u;
+	int r;
+
+	if (uname(&u) < 0)
+		return -errno;
+	r = modules_new("", u.release, &m);
+	if (r == 0)
+		r = modules_load(m, "loop", true);
+	modules_free(m);
+	return r;
+}
 
 int runners_prepare(const struct plan *p, const struct roles *roles, char *pool, size_t size, char *why, size_t ws)
 {
@@ -27,6 +46,11 @@ int runners_prepare(const struct plan *p, const struct roles *roles, char *pool,
 		return 0;
 	}
 	/* no blocks reserved for root: the loop files are all there is */
+	r = load_loop();
+	if (r < 0) {
+		snprintf(why, ws, "kernel module loop: %s", r == -ENOENT ? "not in this kernel" : strerror(-r));
+		return 0;
+	}
 	r = mkfs_format("ext4", "-q -m 0", slot->dev->devnode, mk, sizeof(mk));
 	if (r < 0) {
 		snprintf(why, ws, "the runners' disk %s: %s", slot->dev->devnode, mk);

@@ -5,8 +5,6 @@
  * callbacks.
  */
 #include "run/parallel.h"
-#include "model/schedule.h"
-#include "util/strv.h"
 #include "util/log.h"
 #include "util/macro.h"
 #include "util/utctime.h"
@@ -18,6 +16,7 @@
 
 struct queue {
 	const struct runner_opts *base;
+	const struct parallel_queue *pq;
 	const struct runner_pool *pool;
 	struct test_result *tests;
 	size_t n, next;
@@ -45,6 +44,21 @@ static void add_beside(struct test_result *t, const char *name)
 		return;
 	t->beside = nb;
 	snprintf(nb + len, strlen(name) + 2, "%s%s", len ? " " : "", name);
+}
+
+/* The tests in flight now, to the caller (a crash's suspects). Under the lock. */
+static void report_in_flight(struct queue *q)
+{
+	char *names[65];
+	size_t k = 0;
+
+	if (!q->pq->in_flight)
+		return;
+	for (unsigned o = 0; o < q->pool->n && k < ARRAY_SIZE(names) - 1; o++)
+		if (q->in_flight[o] >= 0)
+			names[k++] = q->tests[q->in_flight[o]].name;
+	names[k] = NULL;
+	q->pq->in_flight(q->pq->data, names);
 }
 
 static unsigned timeout_for(void *data, const char *test)
@@ -103,6 +117,7 @@ static int on_result(void *data, struct test_result *t)
 	for (unsigned o = 0; o < q->pool->n; o++)
 		if (q->in_flight[o] == t - q->tests)
 			q->in_flight[o] = -1;
+	report_in_flight(q);
 	if (q->base->on_result && !q->stop)
 		stop = q->base->on_result(q->base->data, t);
 	if (stop)
@@ -130,6 +145,7 @@ static ssize_t take(struct queue *q, unsigned k)
 				add_beside(&q->tests[q->in_flight[o]], t->name);
 			}
 		q->in_flight[k] = i;
+		report_in_flight(q);
 	}
 	pthread_mutex_unlock(&q->lock);
 	return i;
@@ -170,141 +186,75 @@ static void *work(void *arg)
 	return NULL;
 }
 
-static int run_queue(const struct runner_opts *base, const struct runner_pool *pool, struct test_result *tests,
-		     size_t n, double t0);
+static int run_queue(struct queue *q, const struct runner_pool *pool, struct test_result *tests, size_t n);
+
+/* Whether every test of tests[0..n) has its result: a stopped queue leaves the rest for the run's resumption. */
+static bool all_done(const struct test_result *tests, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (tests[i].status == TS_PENDING)
+			return false;
+	return true;
+}
 
 int parallel_run(const struct runner_opts *base, const struct runner_pool *pool, struct test_result *tests, size_t n,
-		 size_t n_parallel)
+		 const struct parallel_queue *pq)
 {
 	const struct runner_pool alone = { 1, pool->slots };
-	const double t0 = utctime_monotonic();
-	int r = run_queue(base, pool, tests, n_parallel < n ? n_parallel : n, t0);
+	const size_t head = pq->head < n ? pq->head : n, par = pq->parallel < n - head ? pq->parallel : n - head;
+	struct queue q = { .base = base, .pq = pq, .t0 = utctime_monotonic() };
+	int r = 0;
 
-	for (size_t i = 0; i < n_parallel && i < n; i++)
-		if (tests[i].status == TS_PENDING)
-			return r; /* stopped: the tail waits for the run to resume */
-	if (r == 0 && n_parallel < n) {
-		log_info("serial tail: %zu tests of group " SELECT_SERIAL_GROUP ", one at a time", n - n_parallel);
-		r = run_queue(base, &alone, tests + n_parallel, n - n_parallel, t0);
+	if (head) {
+		log_info("a crash's suspects first: %zu tests, one at a time", head);
+		r = run_queue(&q, &alone, tests, head);
+	}
+	if (r == 0 && all_done(tests, head))
+		r = run_queue(&q, pool, tests + head, par);
+	if (r == 0 && head + par < n && all_done(tests, head + par)) {
+		log_info("serial tail: %zu tests of group " SELECT_SERIAL_GROUP ", one at a time", n - head - par);
+		r = run_queue(&q, &alone, tests + head + par, n - head - par);
 	}
 	return r;
 }
 
-int parallel_split(char **order, const struct selection *sel, size_t *ret_n_parallel)
+/* One phase of the queue: tests[0..n) over pool's runners. */
+static int run_queue(struct queue *q, const struct runner_pool *pool, struct test_result *tests, size_t n)
 {
-	const size_t n = strv_length(order);
-	char **copy = calloc(n + 1, sizeof(*copy));
-	size_t k = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	for (int tail = 0; tail < 2; tail++)
-		for (size_t i = 0; i < n; i++) {
-			bool serial = false;
-
-			for (size_t s = 0; s < sel->n && !serial; s++)
-				serial = sel->v[s].serial && streq(sel->v[s].name, order[i]);
-			if (serial == (tail == 1))
-				copy[k++] = order[i];
-			if (tail == 0 && !serial)
-				*ret_n_parallel = k;
-		}
-	memcpy(order, copy, n * sizeof(*order));
-	free(copy);
-	return 0;
-}
-
-static int run_queue(const struct runner_opts *base, const struct runner_pool *pool, struct test_result *tests,
-		     size_t n, double t0)
-{
-	struct queue q = { .base = base, .pool = pool, .tests = tests, .n = n, .t0 = t0 };
 	struct worker *w = calloc(pool->n, sizeof(*w));
 	unsigned started = 0;
 	int r = 0;
 
-	q.in_flight = calloc(pool->n, sizeof(*q.in_flight));
-	q.end = calloc(n ? n : 1, sizeof(*q.end));
-	if (!w || !q.in_flight || !q.end || pthread_mutex_init(&q.lock, NULL) != 0) {
+	q->pool = pool, q->tests = tests, q->n = n, q->next = 0;
+	q->in_flight = calloc(pool->n, sizeof(*q->in_flight));
+	q->end = calloc(n ? n : 1, sizeof(*q->end));
+	if (!w || !q->in_flight || !q->end || pthread_mutex_init(&q->lock, NULL) != 0) {
 		free(w);
-		free(q.in_flight);
-		free(q.end);
+		free(q->in_flight);
+		free(q->end);
 		return -ENOMEM;
 	}
 	for (unsigned k = 0; k < pool->n; k++)
-		q.in_flight[k] = -1;
+		q->in_flight[k] = -1;
 	for (unsigned k = 0; k < pool->n; k++) {
-		w[k] = (struct worker){ .q = &q, .k = k };
+		w[k] = (struct worker){ .q = q, .k = k };
 		r = -pthread_create(&w[k].thread, NULL, work, &w[k]);
 		if (r < 0) {
 			log_err("start runner %u failed: %s", k + 1, strerror(-r));
-			pthread_mutex_lock(&q.lock);
-			q.stop = true;
-			pthread_mutex_unlock(&q.lock);
+			pthread_mutex_lock(&q->lock);
+			q->stop = true;
+			pthread_mutex_unlock(&q->lock);
 			break;
 		}
 		started++;
 	}
 	for (unsigned k = 0; k < started; k++)
 		pthread_join(w[k].thread, NULL);
-	pthread_mutex_destroy(&q.lock);
+	pthread_mutex_destroy(&q->lock);
 	free(w);
-	free(q.in_flight);
-	free(q.end);
-	return r < 0 ? r : q.rc;
-}
-
-int parallel_order(char **order, const struct history *h, const char *config, uint64_t seed)
-{
-	const size_t n = strv_length(order);
-	struct sched_item *items = calloc(n ? n : 1, sizeof(*items));
-	size_t *idx = calloc(n ? n : 1, sizeof(*idx));
-	char **copy = calloc(n + 1, sizeof(*copy));
-	int r = items && idx && copy ? 0 : -ENOMEM;
-
-	for (size_t i = 0; r == 0 && i < n; i++) {
-		double d = history_of(h, config, order[i]);
-
-		/* never timed: first of all, it may be the longest */
-		items[i] = (struct sched_item){ order[i], d < 0 ? 1e9 : d };
-	}
-	if (r == 0)
-		r = sched_order(items, n, seed, idx);
-	for (size_t i = 0; r == 0 && i < n; i++)
-		copy[i] = order[idx[i]];
-	if (r == 0)
-		memcpy(order, copy, n * sizeof(*order));
-	free(copy);
-	free(items);
-	free(idx);
-	return r;
-}
-
-int parallel_setup(struct runner_pool *pool, unsigned jobs, const char *root, const char *cannot, const char *config,
-		   const char *host_options, const char *section, const struct selection *sel, json_t *record,
-		   char *err, size_t es)
-{
-	int r;
-
-	memset(pool, 0, sizeof(*pool));
-	if (jobs <= 1)
-		return 0;
-	if (cannot) {
-		log_warn("config '%s': all its tests one at a time, not %u at once: %s", config, jobs, cannot);
-		json_object_set_new(record, "parallel", json_pack("{s:i, s:s}", "runners", 1, "why", cannot));
-		return 0;
-	}
-	if (!sel->knows_parallel) {
-		log_warn("config '%s': the fstests tree has no test in group " SELECT_SERIAL_GROUP
-			 " (older than check-parallel, v2024.12.08): all its tests one at a time, not %u at once",
-			 config, jobs);
-		json_object_set_new(record, "parallel",
-				    json_pack("{s:i, s:s}", "runners", 1, "why",
-					      "the fstests tree has no group " SELECT_SERIAL_GROUP
-					      " (older than check-parallel): one test at a time"));
-		return 0;
-	}
-	r = pool_make(pool, root ? root : "/tmp/fsagent-runners", config, jobs, host_options, section, err, es);
-	if (r >= 0)
-		json_object_set_new(record, "parallel", json_pack("{s:i}", "runners", (int)jobs));
-	return r;
+	free(q->in_flight);
+	free(q->end);
+	q->in_flight = NULL;
+	q->end = NULL;
+	return r < 0 ? r : q->rc;
 }

@@ -16,49 +16,28 @@
  */
 #pragma once
 
-#include <jansson.h>
 #include <stddef.h>
-#include <stdint.h>
 
 #include "model/result.h"
-#include "run/history.h"
 #include "run/pool.h"
 #include "run/runner.h"
 #include "run/select.h"
 
+/* How a queue of tests is run: its parts, and who hears what is in flight. */
+struct parallel_queue {
+	size_t head;	 /* tests[0..head): a crash's suspects, one at a time on runner 1 first */
+	size_t parallel; /* then tests[head..head+parallel) at once; the rest one at a time last (the serial tail) */
+	/* the tests in flight at each change, under the queue's lock (names NULL-ended) */
+	void (*in_flight)(void *data, char *const *names);
+	void *data;
+};
+
 /*
- * Run tests[0..n_parallel) in that queue order over pool's runners, then
- * the serial tail tests[n_parallel..n) one at a time on runner 1 alone
- * (when every test before it got a result); base carries what every runner
- * shares (the tree, section, kernel log, timeouts, reruns, on_result).
- * Returns 0, RUNNER_UNKILLABLE (a runner's test survived SIGKILL: the queue
- * stopped, the other runners finished theirs) or -errno.
+ * Run tests[0..n) as pq says over pool's runners, each part once the one
+ * before has every result (a stopped run resumes later); base carries what
+ * every runner shares (the tree, section, kernel log, timeouts, reruns,
+ * on_result). Returns 0, RUNNER_UNKILLABLE (a runner's test survived
+ * SIGKILL: the queue stopped, the other runners finished theirs) or -errno.
  */
 int parallel_run(const struct runner_opts *base, const struct runner_pool *pool, struct test_result *tests, size_t n,
-		 size_t n_parallel);
-
-/*
- * Move sel's serial tests (group unreliable_in_parallel) of order to its
- * end, each part keeping its order; *ret_n_parallel := how many come
- * before them. Returns 0 or -ENOMEM.
- */
-int parallel_split(char **order, const struct selection *sel, size_t *ret_n_parallel);
-
-/*
- * A parallel iteration's queue, in place: longest first by h's durations of
- * config's tests (a test never timed first of all: it may be the longest),
- * equals in an order drawn from seed. Returns 0 or -ENOMEM.
- */
-int parallel_order(char **order, const struct history *h, const char *config, uint64_t seed);
-
-/*
- * A config's runners for plan key jobs: none for jobs 1; none, said and
- * recorded with the reason when cannot says why the machine has none; none,
- * said and recorded (record's "parallel") when the tree has no test in group
- * unreliable_in_parallel (it cannot say which tests are unsafe beside
- * others: one at a time, never half parallel); else jobs runners under root
- * (run/pool.h). Returns 0 or pool_make's -errno with err.
- */
-int parallel_setup(struct runner_pool *pool, unsigned jobs, const char *root, const char *cannot, const char *config,
-		   const char *host_options, const char *section, const struct selection *sel, json_t *record,
-		   char *err, size_t es);
+		 const struct parallel_queue *pq);

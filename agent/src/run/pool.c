@@ -7,6 +7,7 @@
 #include "machine/mkfs.h"
 #include "model/runner_config.h"
 #include "util/fileio.h"
+#include "util/log.h"
 #include "util/macro.h"
 #include "util/strv.h"
 
@@ -241,4 +242,34 @@ void pool_release(struct runner_pool *p)
 	free(p->slots);
 	p->slots = NULL;
 	p->n = 0;
+}
+
+int pool_setup(struct runner_pool *pool, unsigned jobs, const char *root, const char *cannot, const char *config,
+	       const char *host_options, const char *section, const struct selection *sel, json_t *record, char *err,
+	       size_t es)
+{
+	int r;
+
+	memset(pool, 0, sizeof(*pool));
+	if (jobs <= 1)
+		return 0;
+	if (cannot) {
+		log_warn("config '%s': all its tests one at a time, not %u at once: %s", config, jobs, cannot);
+		json_object_set_new(record, "parallel", json_pack("{s:i, s:s}", "runners", 1, "why", cannot));
+		return 0;
+	}
+	if (!sel->knows_parallel) {
+		log_warn("config '%s': the fstests tree has no test in group " SELECT_SERIAL_GROUP
+			 " (older than check-parallel, v2024.12.08): all its tests one at a time, not %u at once",
+			 config, jobs);
+		json_object_set_new(record, "parallel",
+				    json_pack("{s:i, s:s}", "runners", 1, "why",
+					      "the fstests tree has no group " SELECT_SERIAL_GROUP
+					      " (older than check-parallel): one test at a time"));
+		return 0;
+	}
+	r = pool_make(pool, root ? root : "/tmp/fsagent-runners", config, jobs, host_options, section, err, es);
+	if (r >= 0)
+		json_object_set_new(record, "parallel", json_pack("{s:i}", "runners", (int)jobs));
+	return r;
 }

@@ -20,8 +20,11 @@
  */
 #pragma once
 
+#include <jansson.h>
 #include <limits.h>
 #include <stddef.h>
+
+#include "run/select.h"
 
 struct runner_slot {
 	char dir[PATH_MAX];	     /* BASE/runner-K */
@@ -50,3 +53,15 @@ int pool_make(struct runner_pool *p, const char *root, const char *config, unsig
 	      const char *section, char *err, size_t errsize);
 
 void pool_release(struct runner_pool *p);
+
+/*
+ * A config's runners for plan key jobs: none for jobs 1; none, said and
+ * recorded (record's "parallel") with the reason when cannot says why the
+ * machine has none, or when the tree has no test in group
+ * unreliable_in_parallel (it cannot say which tests are unsafe beside
+ * others: one at a time, never half parallel); else jobs runners under root
+ * (pool_make). Returns 0 or pool_make's -errno with err.
+ */
+int pool_setup(struct runner_pool *pool, unsigned jobs, const char *root, const char *cannot, const char *config,
+	       const char *host_options, const char *section, const struct selection *sel, json_t *record, char *err,
+	       size_t es);
