@@ -17,6 +17,8 @@
 struct queue {
 	const struct runner_opts *base;
 	const struct parallel_queue *pq;
+	size_t base_index; /* tests[0] is the whole queue's test number base_index (pq->expect's index) */
+	double unknown;	   /* what a test never timed is expected to take: the median of those timed, or 1 */
 	const struct runner_pool *pool;
 	struct test_result *tests;
 	size_t n, next;
@@ -126,29 +128,60 @@ static int on_result(void *data, struct test_result *t)
 	return stop;
 }
 
-/* The next test for runner k, its start recorded beside those in flight; -1 when the queue is done. */
-static ssize_t take(struct queue *q, unsigned k)
+/* A test starts on its runner: recorded beside those in flight, and in flight itself. */
+static void on_start(void *data, struct test_result *t)
 {
-	ssize_t i = -1;
+	struct queue *q = data;
+	const unsigned k = t->runner - 1;
+
+	pthread_mutex_lock(&q->lock);
+	t->started = utctime_monotonic() - q->t0;
+	for (unsigned o = 0; o < q->pool->n; o++)
+		if (o != k && q->in_flight[o] >= 0) {
+			add_beside(t, q->tests[q->in_flight[o]].name);
+			add_beside(&q->tests[q->in_flight[o]], t->name);
+		}
+	q->in_flight[k] = t - q->tests;
+	report_in_flight(q);
+	pthread_mutex_unlock(&q->lock);
+}
+
+/* What test i is expected to take, in the queue's units (1 each when nothing is known). */
+static double expected(const struct queue *q, size_t i)
+{
+	const double *e = q->pq->expect;
+
+	return e && e[q->base_index + i] >= 0 ? e[q->base_index + i] : q->unknown;
+}
+
+/*
+ * The next batch for runner k, tests[*first..*first+count): one check runs
+ * them all, since a check's start and end cost seconds of their own (tens
+ * under emulation). Guided by time: the batch grows until it holds 1/(2N)
+ * of what is left, so the long tests at the queue's head go alone and the
+ * short ones of its tail together. Returns the count, 0 when the queue is done.
+ */
+static size_t take(struct queue *q, unsigned k, size_t *first)
+{
+	size_t count = 0;
 
 	pthread_mutex_lock(&q->lock);
 	if (!q->stop && q->next < q->n) {
-		struct test_result *t;
+		double left = 0, sum;
 
-		i = (ssize_t)q->next++;
-		t = &q->tests[i];
-		t->runner = k + 1;
-		t->started = utctime_monotonic() - q->t0;
-		for (unsigned o = 0; o < q->pool->n; o++)
-			if (q->in_flight[o] >= 0) {
-				add_beside(t, q->tests[q->in_flight[o]].name);
-				add_beside(&q->tests[q->in_flight[o]], t->name);
-			}
-		q->in_flight[k] = i;
-		report_in_flight(q);
+		for (size_t i = q->next; i < q->n; i++)
+			left += expected(q, i);
+		*first = q->next;
+		sum = expected(q, q->next);
+		count = 1;
+		while (q->next + count < q->n && sum + expected(q, q->next + count) <= left / (2.0 * q->pool->n))
+			sum += expected(q, q->next + count++);
+		for (size_t i = 0; i < count; i++)
+			q->tests[q->next + i].runner = k + 1;
+		q->next += count;
 	}
 	pthread_mutex_unlock(&q->lock);
-	return i;
+	return count;
 }
 
 static void *work(void *arg)
@@ -157,7 +190,7 @@ static void *work(void *arg)
 	struct queue *q = w->q;
 	const struct runner_slot *s = &q->pool->slots[w->k];
 	struct runner_opts ro = *q->base;
-	ssize_t i;
+	size_t first, count;
 
 	ro.host_options = s->host_options;
 	ro.env = (const char *const *)s->env;
@@ -166,10 +199,11 @@ static void *work(void *arg)
 	ro.parallel = q->pool->n > 1;
 	ro.timeout_for = timeout_for;
 	ro.on_result = on_result;
+	ro.on_start = on_start;
 	ro.before_check = NULL;
 	ro.data = q;
-	while ((i = take(q, w->k)) >= 0) {
-		int r = runner_run(&ro, &q->tests[i], 1);
+	while ((count = take(q, w->k, &first)) > 0) {
+		int r = runner_run(&ro, &q->tests[first], count);
 
 		pthread_mutex_lock(&q->lock);
 		q->in_flight[w->k] = -1;
@@ -197,6 +231,30 @@ static bool all_done(const struct test_result *tests, size_t n)
 	return true;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	const double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of the known expectations (>= 0) of e[0..n), or 1 when none is known (or e is NULL). */
+static double median_known(const double *e, size_t n)
+{
+	double *v = e ? calloc(n ? n : 1, sizeof(*v)) : NULL, m = 1;
+	size_t k = 0;
+
+	for (size_t i = 0; v && i < n; i++)
+		if (e[i] >= 0)
+			v[k++] = e[i];
+	if (k) {
+		qsort(v, k, sizeof(*v), cmp_double);
+		m = v[k / 2] > 0 ? v[k / 2] : 1;
+	}
+	free(v);
+	return m;
+}
+
 int parallel_run(const struct runner_opts *base, const struct runner_pool *pool, struct test_result *tests, size_t n,
 		 const struct parallel_queue *pq)
 {
@@ -205,14 +263,19 @@ int parallel_run(const struct runner_opts *base, const struct runner_pool *pool,
 	struct queue q = { .base = base, .pq = pq, .t0 = utctime_monotonic() };
 	int r = 0;
 
+	q.unknown = median_known(pq->expect, n);
 	if (head) {
 		log_info("a crash's suspects first: %zu tests, one at a time", head);
+		q.base_index = 0;
 		r = run_queue(&q, &alone, tests, head);
 	}
-	if (r == 0 && all_done(tests, head))
+	if (r == 0 && all_done(tests, head)) {
+		q.base_index = head;
 		r = run_queue(&q, pool, tests + head, par);
+	}
 	if (r == 0 && head + par < n && all_done(tests, head + par)) {
 		log_info("serial tail: %zu tests of group " SELECT_SERIAL_GROUP ", one at a time", n - head - par);
+		q.base_index = head + par;
 		r = run_queue(&q, &alone, tests + head + par, n - head - par);
 	}
 	return r;

@@ -2,9 +2,11 @@
 /*
  * Many tests at once in one machine: a queue of tests over the runners of
  * a pool (run/pool.h), each a thread driving checks of its own through the
- * run loop (run/runner.h), one test per check, in a mount namespace of its
- * own. The next test of the queue goes to whichever runner is free first;
- * the queue's order is the caller's (longest first: model/schedule.h).
+ * run loop (run/runner.h), in a mount namespace of its own. The next batch
+ * of the queue goes to whichever runner is free first: one check runs a
+ * batch (a check's start and end cost seconds), sized by time so that the
+ * long tests at the queue's head go alone and the short ones together; the
+ * queue's order is the caller's (longest first: run/arrange.h).
  *
  * What the runners share is serialised here: the caller's callbacks
  * (timeout_for, on_result) run under one lock, one at a time, as they
@@ -27,6 +29,8 @@
 struct parallel_queue {
 	size_t head;	 /* tests[0..head): a crash's suspects, one at a time on runner 1 first */
 	size_t parallel; /* then tests[head..head+parallel) at once; the rest one at a time last (the serial tail) */
+	/* what each test is expected to take, seconds (by index; < 0 unknown), for the batches' sizes; may be NULL */
+	const double *expect;
 	/* the tests in flight at each change, under the queue's lock (names NULL-ended) */
 	void (*in_flight)(void *data, char *const *names);
 	void *data;

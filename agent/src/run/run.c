@@ -256,6 +256,7 @@ static int run_config_iterations(struct run_ctx *c, const struct config_sel *cs,
 		const unsigned it = c->base + k;
 		char **order = NULL, seedbuf[32] = "";
 		struct test_result *tests;
+		double *expect;
 		size_t n = 0;
 		struct parallel_queue pq = { .in_flight = in_flight, .data = c };
 		struct runner_opts ro = {
@@ -336,9 +337,16 @@ static int run_config_iterations(struct run_ctx *c, const struct config_sel *cs,
 			strv_free(order);
 			return -ENOMEM;
 		}
-		for (size_t i = 0; i < n; i++)
+		/* what each is expected to take, for the parallel queue's batches */
+		expect = c->pool.n ? calloc(n ? n : 1, sizeof(*expect)) : NULL;
+		for (size_t i = 0; i < n; i++) {
 			snprintf(tests[i].name, sizeof(tests[i].name), "%s", order[i]);
+			if (expect)
+				expect[i] = history_of(&c->hist, c->cfg->name, order[i]);
+		}
+		pq.expect = expect;
 		r = !n ? 0 : c->pool.n ? parallel_run(&ro, &c->pool, tests, n, &pq) : runner_run(&ro, tests, n);
+		free(expect);
 		if (r == 0 && c->pool.n)
 			arrange_suspects_done(c->iteration, pq.head);
 		for (size_t i = 0; i < n; i++)

@@ -213,6 +213,8 @@ static void on_event(void *data, const struct checkout_event *ev)
 		r->started_at = utctime_monotonic();
 		t->taint_before = read_taint();
 		t->timeout = r->o->timeout_for ? r->o->timeout_for(r->o->data, t->name) : 0;
+		if (r->o->on_start)
+			r->o->on_start(r->o->data, t);
 		break;
 	case CE_RESULT:
 		if (ev->verdict == CV_UNKNOWN_TEST) {

@@ -31,6 +31,8 @@ struct runner_opts {
 	int (*on_result)(void *data, struct test_result *t);
 	/* one check per test (for per-test measurements such as coverage) */
 	bool one_per_check;
+	/* called as each test starts (its first run, not check -L's reruns); may be NULL */
+	void (*on_start)(void *data, struct test_result *t);
 	/* called before each check starts, with its first test (may be NULL) */
 	void (*before_check)(void *data, const char *test);
 	void *data;
