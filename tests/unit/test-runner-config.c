@@ -81,6 +81,9 @@ static void test_get(void **state)
 	assert_string_equal(buf, "/dev/vdd");
 	assert_int_equal(runner_config_get(text, "ext4_4k", "TEST_DIR", buf, sizeof(buf)), -ENOENT);
 	assert_int_equal(runner_config_get(text, "xfs_4k", "MKFS_OPTIONS", buf, 4), -ENAMETOOLONG);
+	/* no section named: the first, however many keys come before the one asked (found by fuzz-runner-config) */
+	assert_int_equal(runner_config_get("[a]\nX=1\n[b]\nY=2\n[a]\nY=3\n", NULL, "Y", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "3");
 }
 
 int main(void)

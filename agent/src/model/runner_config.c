@@ -111,7 +111,7 @@ int runner_config_text(const char *text, const char *section, const char *const 
 
 int runner_config_get(const char *text, const char *section, const char *key, char *buf, size_t size)
 {
-	char name[128], k[128];
+	char name[128], k[128], first[128];
 	bool in = true, set = false;
 
 	for (const char *l = text; *l;) {
@@ -119,8 +119,8 @@ int runner_config_get(const char *text, const char *section, const char *key, ch
 
 		if (header(l, len, name, sizeof(name))) {
 			if (!section) {
-				snprintf(k, sizeof(k), "%s", name);
-				section = k;
+				snprintf(first, sizeof(first), "%s", name);
+				section = first;
 			}
 			in = streq(name, section);
 		} else if (in && line_key(l, len, k, sizeof(k)) && streq(k, key)) {
