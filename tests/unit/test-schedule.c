@@ -81,12 +81,38 @@ static void test_makespans(void **state)
 	assert_true(sched_makespan(it, order, 5, 0, NULL, NULL) < 0);
 }
 
+/* Batches: long tests alone, short ones together up to a minimum, never past a fair share, finer at the end. */
+static void test_batches(void **state)
+{
+	double e[104];
+
+	(void)state;
+	/* a longest-first queue: two 300 s tests, then a hundred of 2 s */
+	e[0] = e[1] = 300;
+	for (int i = 2; i < 102; i++)
+		e[i] = 2;
+	assert_int_equal(sched_batch(e, 102, 4, 60), 1);      /* 800 s left: 100 s a batch, the 300 s test alone */
+	assert_int_equal(sched_batch(e + 2, 100, 4, 60), 25); /* 200 s left: 50 s, a runner's fair share, under 60 */
+	assert_int_equal(sched_batch(e + 2, 100, 4, 20), 12); /* a minimum under 200 / 8: 25 s, twelve 2 s tests */
+	assert_int_equal(sched_batch(e + 72, 30, 4, 60), 7);  /* 60 s left: the fair share, 15 s */
+	assert_int_equal(sched_batch(e + 100, 2, 4, 60), 1);  /* the end: one at a time */
+	assert_int_equal(sched_batch(e + 2, 100, 1, 60), 50); /* one runner: half of what is left */
+	e[102] = e[103] = 1;
+	assert_int_equal(sched_batch(e + 2, 102, 2, 60), 30); /* 202 s for 2 runners: 60 s of 2 s tests */
+	assert_int_equal(sched_batch(e, 0, 4, 60), 0);
+	/* nothing known: counts (1 each) */
+	for (int i = 0; i < 8; i++)
+		e[i] = 1;
+	assert_int_equal(sched_batch(e, 8, 2, 0), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_longest_first),
 		cmocka_unit_test(test_equals_by_seed),
 		cmocka_unit_test(test_makespans),
+		cmocka_unit_test(test_batches),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -148,3 +148,22 @@ double sched_lower_bound(const struct sched_item *items, size_t n, unsigned runn
 	}
 	return runners && total / runners > longest ? total / runners : longest;
 }
+
+size_t sched_batch(const double *e, size_t n, unsigned runners, double min_seconds)
+{
+	double left = 0, sum, fair, target;
+	size_t count = 1;
+
+	if (!n)
+		return 0;
+	runners = runners ? runners : 1;
+	for (size_t i = 0; i < n; i++)
+		left += e[i];
+	fair = left / runners;
+	target = left / (2.0 * runners);
+	if (target < (min_seconds < fair ? min_seconds : fair))
+		target = min_seconds < fair ? min_seconds : fair;
+	for (sum = e[0]; count < n && sum + e[count] <= target; count++)
+		sum += e[count];
+	return count;
+}

@@ -35,3 +35,15 @@ double sched_round_robin(const struct sched_item *items, const size_t *order, si
 
 /* No schedule ends sooner: the longest test, or the sum over the runners. */
 double sched_lower_bound(const struct sched_item *items, size_t n, unsigned runners);
+
+/*
+ * How many tests from the head of a queue (expected seconds e[0..n), in
+ * queue order) one runner of runners takes as a batch, run in one check (a
+ * check's start and end cost seconds of their own): tests until the batch
+ * holds max(left / 2N, min(min_seconds, left / N)) of the time left, at
+ * least one. The long tests at a longest-first queue's head go alone, short
+ * ones together (a batch of at least min_seconds where there is that much
+ * to share), never more than a runner's fair share of what is left, and
+ * finer towards the end. Returns 0 only for n == 0.
+ */
+size_t sched_batch(const double *e, size_t n, unsigned runners, double min_seconds);

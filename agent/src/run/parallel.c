@@ -5,6 +5,7 @@
  * callbacks.
  */
 #include "run/parallel.h"
+#include "model/schedule.h"
 #include "util/log.h"
 #include "util/macro.h"
 #include "util/utctime.h"
@@ -19,6 +20,7 @@ struct queue {
 	const struct parallel_queue *pq;
 	size_t base_index; /* tests[0] is the whole queue's test number base_index (pq->expect's index) */
 	double unknown;	   /* what a test never timed is expected to take: the median of those timed, or 1 */
+	bool known;	   /* some test's duration is known: expectations are seconds, not counts */
 	const struct runner_pool *pool;
 	struct test_result *tests;
 	size_t n, next;
@@ -146,20 +148,10 @@ static void on_start(void *data, struct test_result *t)
 	pthread_mutex_unlock(&q->lock);
 }
 
-/* What test i is expected to take, in the queue's units (1 each when nothing is known). */
-static double expected(const struct queue *q, size_t i)
-{
-	const double *e = q->pq->expect;
-
-	return e && e[q->base_index + i] >= 0 ? e[q->base_index + i] : q->unknown;
-}
-
 /*
- * The next batch for runner k, tests[*first..*first+count): one check runs
- * them all, since a check's start and end cost seconds of their own (tens
- * under emulation). Guided by time: the batch grows until it holds 1/(2N)
- * of what is left, so the long tests at the queue's head go alone and the
- * short ones of its tail together. Returns the count, 0 when the queue is done.
+ * The next batch for runner k, tests[*first..*first+count) (model/schedule.h:
+ * the long tests at the head alone, short ones together). Returns the
+ * count, 0 when the queue is done.
  */
 static size_t take(struct queue *q, unsigned k, size_t *first)
 {
@@ -167,15 +159,17 @@ static size_t take(struct queue *q, unsigned k, size_t *first)
 
 	pthread_mutex_lock(&q->lock);
 	if (!q->stop && q->next < q->n) {
-		double left = 0, sum;
+		double *e = calloc(q->n - q->next, sizeof(*e));
 
-		for (size_t i = q->next; i < q->n; i++)
-			left += expected(q, i);
+		for (size_t i = q->next; e && i < q->n; i++) {
+			const double *x = q->pq->expect;
+
+			e[i - q->next] = x && x[q->base_index + i] >= 0 ? x[q->base_index + i] : q->unknown;
+		}
 		*first = q->next;
-		sum = expected(q, q->next);
-		count = 1;
-		while (q->next + count < q->n && sum + expected(q, q->next + count) <= left / (2.0 * q->pool->n))
-			sum += expected(q, q->next + count++);
+		/* a check's start and end cost seconds: batches of a minute where durations are known */
+		count = e ? sched_batch(e, q->n - q->next, q->pool->n, q->known ? PARALLEL_BATCH_SECONDS : 0) : 1;
+		free(e);
 		for (size_t i = 0; i < count; i++)
 			q->tests[q->next + i].runner = k + 1;
 		q->next += count;
@@ -239,7 +233,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The median of the known expectations (>= 0) of e[0..n), or 1 when none is known (or e is NULL). */
-static double median_known(const double *e, size_t n)
+static double median_known(const double *e, size_t n, bool *known)
 {
 	double *v = e ? calloc(n ? n : 1, sizeof(*v)) : NULL, m = 1;
 	size_t k = 0;
@@ -247,6 +241,7 @@ static double median_known(const double *e, size_t n)
 	for (size_t i = 0; v && i < n; i++)
 		if (e[i] >= 0)
 			v[k++] = e[i];
+	*known = k > 0;
 	if (k) {
 		qsort(v, k, sizeof(*v), cmp_double);
 		m = v[k / 2] > 0 ? v[k / 2] : 1;
@@ -263,7 +258,7 @@ int parallel_run(const struct runner_opts *base, const struct runner_pool *pool,
 	struct queue q = { .base = base, .pq = pq, .t0 = utctime_monotonic() };
 	int r = 0;
 
-	q.unknown = median_known(pq->expect, n);
+	q.unknown = median_known(pq->expect, n, &q.known);
 	if (head) {
 		log_info("a crash's suspects first: %zu tests, one at a time", head);
 		q.base_index = 0;

@@ -25,6 +25,9 @@
 #include "run/runner.h"
 #include "run/select.h"
 
+/* A batch's expected length where durations are known (model/schedule.h's sched_batch). */
+#define PARALLEL_BATCH_SECONDS 60
+
 /* How a queue of tests is run: its parts, and who hears what is in flight. */
 struct parallel_queue {
 	size_t head;	 /* tests[0..head): a crash's suspects, one at a time on runner 1 first */
