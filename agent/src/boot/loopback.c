@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #define READY_MS 60000 /* a daemon's time to answer, under software emulation too */
@@ -82,16 +81,8 @@ static bool nfs_v3_wanted(const struct fs_config *c)
 
 static int load_module(const char *name, char *why, size_t ws)
 {
-	struct modules *m = NULL;
-	struct utsname u;
-	int r;
+	int r = modules_load_now(name);
 
-	if (uname(&u) < 0)
-		return -errno;
-	r = modules_new("", u.release, &m);
-	if (r == 0)
-		r = modules_load(m, name, true);
-	modules_free(m);
 	if (r < 0)
 		snprintf(why, ws, "kernel module %s: %s", name, r == -ENOENT ? "not in this kernel" : strerror(-r));
 	return r;

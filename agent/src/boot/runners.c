@@ -11,23 +11,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/utsname.h>
-
-/* The loop driver, a module in distribution kernels (built in, it is there already). */
-static int load_loop(void)
-{
-	struct modules *m = NULL;
-	struct utsname u;
-	int r;
-
-	if (uname(&u) < 0)
-		return -errno;
-	r = modules_new("", u.release, &m);
-	if (r == 0)
-		r = modules_load(m, "loop", true);
-	modules_free(m);
-	return r;
-}
 
 int runners_prepare(const struct plan *p, const struct roles *roles, char *pool, size_t size, char *why, size_t ws)
 {
@@ -46,7 +29,8 @@ int runners_prepare(const struct plan *p, const struct roles *roles, char *pool,
 		return 0;
 	}
 	/* no blocks reserved for root: the loop files are all there is */
-	r = load_loop();
+	/* the loop driver: a module in distribution kernels (built in, it is there already) */
+	r = modules_load_now("loop");
 	if (r < 0) {
 		snprintf(why, ws, "kernel module loop: %s", r == -ENOENT ? "not in this kernel" : strerror(-r));
 		return 0;

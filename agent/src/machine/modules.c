@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -522,4 +523,19 @@ char *modules_failed_required(const struct modules *m)
 		s = NULL;
 	}
 	return s;
+}
+
+int modules_load_now(const char *name)
+{
+	struct modules *m = NULL;
+	struct utsname u;
+	int r;
+
+	if (uname(&u) < 0)
+		return -errno;
+	r = modules_new("", u.release, &m);
+	if (r == 0)
+		r = modules_load(m, name, true);
+	modules_free(m);
+	return r;
 }

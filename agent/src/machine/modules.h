@@ -36,6 +36,13 @@ bool modules_have_index(const struct modules *m);
 int modules_load(struct modules *m, const char *name, bool required);
 
 /*
+ * Load name for the running kernel (its module directory under /lib/modules),
+ * as modules_load does: once, for a caller that needs one module now (a
+ * filesystem server, the loop driver). Returns 0, -ENOENT or -errno.
+ */
+int modules_load_now(const char *name);
+
+/*
  * Record name as already loaded (by an earlier boot stage that checked it)
  * without looking it up. Returns 0 or -ENOMEM.
  */
