@@ -56,38 +56,55 @@ static bool header(const char *line, size_t len, char *buf, size_t size)
 	return true;
 }
 
+/* How far a walk over the text is: the section it wants (the first when none was named) and whether it is in it. */
+struct walk {
+	const char *section;
+	char first[128];
+	bool in, sections;
+};
+
+/* Whether line is a section header; if so, the walk enters or leaves the section it wants. */
+static bool walk_header(struct walk *w, const char *line, size_t len)
+{
+	char name[128];
+
+	if (!header(line, len, name, sizeof(name)))
+		return false;
+	/* with no section named, check takes the first */
+	if (!w->section) {
+		snprintf(w->first, sizeof(w->first), "%s", name);
+		w->section = w->first;
+	}
+	w->sections = true;
+	w->in = streq(name, w->section);
+	return true;
+}
+
 int runner_config_text(const char *text, const char *section, const char *const *sets, char **ret, char *err,
 		       size_t errsize)
 {
-	char *out = NULL, name[128], key[128], first[128];
+	struct walk w = { .section = section, .in = true };
+	char *out = NULL, key[128];
 	size_t size = 0;
 	FILE *f;
-	bool sections = false, in = true, found;
+	bool found = section == NULL;
 
 	for (const char *const *s = sets; s && *s; s++)
 		if (!strchr(*s, '=') || strpbrk(strchr(*s, '='), "\"\\$`\n")) {
 			snprintf(err, errsize, "runner config: '%s' cannot be written as KEY=\"VALUE\"", *s);
 			return -EINVAL;
 		}
-	found = section == NULL;
 	f = open_memstream(&out, &size);
 	if (!f)
 		return -ENOMEM;
 	for (const char *l = text; *l;) {
 		size_t len = strcspn(l, "\n");
 
-		if (header(l, len, name, sizeof(name))) {
-			/* with no section named, check takes the first */
-			if (!section) {
-				snprintf(first, sizeof(first), "%s", name);
-				section = first;
-			}
-			sections = true;
-			in = streq(name, section);
-			found |= in;
-			if (in)
-				fprintf(f, "[%s]\n", name);
-		} else if (in && !(line_key(l, len, key, sizeof(key)) && set_here(sets, key))) {
+		if (walk_header(&w, l, len)) {
+			found |= w.in;
+			if (w.in)
+				fprintf(f, "[%s]\n", w.section);
+		} else if (w.in && !(line_key(l, len, key, sizeof(key)) && set_here(sets, key))) {
 			fprintf(f, "%.*s\n", (int)len, l);
 		}
 		l += len + (l[len] == '\n');
@@ -99,7 +116,7 @@ int runner_config_text(const char *text, const char *section, const char *const 
 		return -ENOENT;
 	}
 	for (const char *const *s = sets; s && *s; s++)
-		fprintf(f, "%s%.*s=\"%s\"\n", sections ? "" : "export ", (int)strcspn(*s, "="), *s,
+		fprintf(f, "%s%.*s=\"%s\"\n", w.sections ? "" : "export ", (int)strcspn(*s, "="), *s,
 			strchr(*s, '=') + 1);
 	if (fclose(f) != 0) {
 		free(out);
@@ -111,19 +128,14 @@ int runner_config_text(const char *text, const char *section, const char *const 
 
 int runner_config_get(const char *text, const char *section, const char *key, char *buf, size_t size)
 {
-	char name[128], k[128], first[128];
-	bool in = true, set = false;
+	struct walk w = { .section = section, .in = true };
+	char k[128];
+	bool set = false;
 
 	for (const char *l = text; *l;) {
 		size_t len = strcspn(l, "\n");
 
-		if (header(l, len, name, sizeof(name))) {
-			if (!section) {
-				snprintf(first, sizeof(first), "%s", name);
-				section = first;
-			}
-			in = streq(name, section);
-		} else if (in && line_key(l, len, k, sizeof(k)) && streq(k, key)) {
+		if (!walk_header(&w, l, len) && w.in && line_key(l, len, k, sizeof(k)) && streq(k, key)) {
 			const char *v = (const char *)memchr(l, '=', len) + 1, *end = l + len;
 
 			while (v < end && (*v == ' ' || *v == '\t'))
