@@ -86,21 +86,19 @@ void crash_record(struct bundle *b)
 		size_t n = strv_length(suspects);
 
 		json_object_del(it, "in_flight");
+		strv_free(left);
+		left = suspects;
 		if (n != 1) {
-			strv_free(left);
-			left = suspects;
-			if (n)
+			if (n) {
 				log_warn("%s: the machine went down with %zu tests in flight (%s ...): each runs again "
 					 "alone to find which",
 					 json_string_value(json_object_get(config, "name")), n, suspects[0]);
-			if (n)
 				json_object_set_new(it, "suspects", strv_to_json(suspects));
+			}
 			strv_free(suspects);
 			bundle_write(b);
 			return;
 		}
-		strv_free(left);
-		left = suspects;
 	}
 	snprintf(t.name, sizeof(t.name), "%s", left[0]);
 	strv_free(left);

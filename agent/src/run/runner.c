@@ -97,7 +97,6 @@ static void drain_kmsg(struct run *r)
 
 	while (r->have_kmsg && kmsg_read(&r->kmsg, &rec) == 0) {
 		enum kmsg_finding f;
-
 		bool shared = false;
 
 		if (kmsg_marker_test(rec.msg, rec.msg_len, test, sizeof(test)) == 0) {
