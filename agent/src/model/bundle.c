@@ -455,6 +455,8 @@ int bundle_record_test(struct bundle *b, json_t *config, json_t *iteration, cons
 		json_object_set_new(rec, "server", json_string(t->server));
 	if (t->kernel_shared)
 		json_object_set_new(rec, "kernel_shared", json_true());
+	if (t->shared_finding[0])
+		json_object_set_new(rec, "shared_finding", json_string(t->shared_finding));
 	if (t->runner) {
 		char **beside = strv_split(t->beside ? t->beside : "", " ");
 

@@ -58,8 +58,10 @@ struct test_result {
 	unsigned runs, fails;		     /* with reruns: K+1 runs, k failed */
 	bool without_lockdep;		     /* lockdep was off when it ran */
 	bool kernel_shared;		     /* its first report named no device while other tests ran */
-	unsigned long long taint_before;     /* /proc/sys/kernel/tainted at its start */
-	char *kernel_log;		     /* the test's kernel records (heap) */
+	/* a failure on such a report, in company, before the test ran again alone (its status is that run's) */
+	char shared_finding[640];
+	unsigned long long taint_before; /* /proc/sys/kernel/tainted at its start */
+	char *kernel_log;		 /* the test's kernel records (heap) */
 	size_t kernel_log_len;
 	/* run beside others (run/parallel.h) */
 	unsigned runner;   /* 1-based; 0: a serial run */

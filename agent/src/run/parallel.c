@@ -18,14 +18,16 @@
 struct queue {
 	const struct runner_opts *base;
 	const struct parallel_queue *pq;
-	size_t base_index; /* tests[0] is the whole queue's test number base_index (pq->expect's index) */
-	double unknown;	   /* what a test never timed is expected to take: the median of those timed, or 1 */
-	bool known;	   /* some test's duration is known: expectations are seconds, not counts */
+	const double *expect; /* this phase's tests' expectations, by index (seconds, < 0 unknown), or NULL */
+	double unknown;	      /* what a test never timed is expected to take: the median of those timed, or 1 */
+	bool known;	      /* some test's duration is known: expectations are seconds, not counts */
 	const struct runner_pool *pool;
 	struct test_result *tests;
 	size_t n, next;
 	ssize_t *in_flight; /* by runner: the test it runs, -1 */
 	double *end;	    /* by test: when its verdict came (its start + duration), 0 before */
+	bool *held;	    /* by test: failed on a shared kernel report, to run again alone (beside others) */
+	bool confirming;    /* running the held tests again, alone */
 	double t0;
 	bool stop;
 	int rc;
@@ -37,6 +39,8 @@ struct worker {
 	unsigned k; /* 0-based */
 	pthread_t thread;
 };
+
+static int run_queue(struct queue *q, const struct runner_pool *pool, struct test_result *tests, size_t n);
 
 /* name appended to t's tests beside it (a blank-separated list on the heap). */
 static void add_beside(struct test_result *t, const char *name)
@@ -109,6 +113,16 @@ static void trim_beside(struct queue *q, struct test_result *t, double t_end)
 		*out = '\0';
 }
 
+/*
+ * A failure whose evidence is a kernel report naming no device, seen while
+ * other tests ran: any of them may have caused it, so it is not yet the
+ * test's own.
+ */
+static bool shared_failure(const struct test_result *t)
+{
+	return t->status == TS_FAIL && t->kernel_shared && startswith(t->reason, "kernel ");
+}
+
 static int on_result(void *data, struct test_result *t)
 {
 	struct queue *q = data;
@@ -122,8 +136,16 @@ static int on_result(void *data, struct test_result *t)
 		if (q->in_flight[o] == t - q->tests)
 			q->in_flight[o] = -1;
 	report_in_flight(q);
-	if (q->base->on_result && !q->stop)
+	if (q->held && shared_failure(t)) {
+		q->held[t - q->tests] = true;
+		log_info("%s: %s, beside %s: it runs again alone before that is called its own", t->name, t->reason,
+			 t->beside && t->beside[0] ? t->beside : "tests that had ended");
+	} else if (q->base->on_result && !q->stop) {
+		if (q->confirming)
+			log_info("%s, again alone: %s%s%s", t->name, test_status_to_string(t->status),
+				 t->reason[0] ? ": " : "", t->reason);
 		stop = q->base->on_result(q->base->data, t);
+	}
 	if (stop)
 		q->stop = true;
 	pthread_mutex_unlock(&q->lock);
@@ -161,11 +183,8 @@ static size_t take(struct queue *q, unsigned k, size_t *first)
 	if (!q->stop && q->next < q->n) {
 		double *e = calloc(q->n - q->next, sizeof(*e));
 
-		for (size_t i = q->next; e && i < q->n; i++) {
-			const double *x = q->pq->expect;
-
-			e[i - q->next] = x && x[q->base_index + i] >= 0 ? x[q->base_index + i] : q->unknown;
-		}
+		for (size_t i = q->next; e && i < q->n; i++)
+			e[i - q->next] = q->expect && q->expect[i] >= 0 ? q->expect[i] : q->unknown;
 		*first = q->next;
 		/* a check's start and end cost seconds: batches of a minute where durations are known */
 		count = e ? sched_batch(e, q->n - q->next, q->pool->n, q->known ? PARALLEL_BATCH_SECONDS : 0) : 1;
@@ -214,8 +233,6 @@ static void *work(void *arg)
 	return NULL;
 }
 
-static int run_queue(struct queue *q, const struct runner_pool *pool, struct test_result *tests, size_t n);
-
 /* Whether every test of tests[0..n) has its result: a stopped queue leaves the rest for the run's resumption. */
 static bool all_done(const struct test_result *tests, size_t n)
 {
@@ -250,27 +267,81 @@ static double median_known(const double *e, size_t n, bool *known)
 	return m;
 }
 
+/*
+ * The tests of tests[0..n) held for a shared kernel report, each again
+ * alone on runner 1: a report that comes again is the test's own, one that
+ * does not was another's. Their results go back in place. A queue stopped
+ * before that records them as they were.
+ */
+static int confirm_alone(struct queue *q, const struct runner_pool *alone, struct test_result *tests, size_t n,
+			 const bool *held)
+{
+	struct test_result *again;
+	size_t k = 0, j = 0;
+	int r;
+
+	for (size_t i = 0; i < n; i++)
+		k += held[i];
+	if (!k)
+		return 0;
+	if (q->stop || !(again = calloc(k, sizeof(*again)))) {
+		for (size_t i = 0; i < n; i++)
+			if (held[i] && q->base->on_result)
+				q->base->on_result(q->base->data, &tests[i]);
+		return q->stop ? 0 : -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (held[i]) {
+			struct test_result *a = &again[j++];
+
+			snprintf(a->name, sizeof(a->name), "%s", tests[i].name);
+			snprintf(a->shared_finding, sizeof(a->shared_finding), "%s; beside %s", tests[i].reason,
+				 tests[i].beside && tests[i].beside[0] ? tests[i].beside : "tests that had ended");
+			test_result_release(&tests[i]);
+		}
+	log_info("%zu tests failed on a kernel report that named no device beside others: each again alone", k);
+	q->expect = NULL;
+	q->confirming = true;
+	r = run_queue(q, alone, again, k);
+	q->confirming = false;
+	j = 0;
+	for (size_t i = 0; i < n; i++)
+		if (held[i])
+			tests[i] = again[j++]; /* its heap parts with it */
+	free(again);
+	return r;
+}
+
 int parallel_run(const struct runner_opts *base, const struct runner_pool *pool, struct test_result *tests, size_t n,
 		 const struct parallel_queue *pq)
 {
 	const struct runner_pool alone = { 1, pool->slots };
 	const size_t head = pq->head < n ? pq->head : n, par = pq->parallel < n - head ? pq->parallel : n - head;
 	struct queue q = { .base = base, .pq = pq, .t0 = utctime_monotonic() };
+	bool *held = NULL;
 	int r = 0;
 
 	q.unknown = median_known(pq->expect, n, &q.known);
 	if (head) {
 		log_info("a crash's suspects first: %zu tests, one at a time", head);
-		q.base_index = 0;
+		q.expect = pq->expect;
 		r = run_queue(&q, &alone, tests, head);
 	}
 	if (r == 0 && all_done(tests, head)) {
-		q.base_index = head;
+		q.expect = pq->expect ? pq->expect + head : NULL;
+		held = pool->n > 1 ? calloc(par ? par : 1, sizeof(*held)) : NULL;
+		if (pool->n > 1 && !held)
+			return -ENOMEM;
+		q.held = held;
 		r = run_queue(&q, pool, tests + head, par);
+		q.held = NULL;
+		if (r == 0 && held)
+			r = confirm_alone(&q, &alone, tests + head, par, held);
+		free(held);
 	}
 	if (r == 0 && head + par < n && all_done(tests, head + par)) {
 		log_info("serial tail: %zu tests of group " SELECT_SERIAL_GROUP ", one at a time", n - head - par);
-		q.base_index = head + par;
+		q.expect = pq->expect ? pq->expect + head + par : NULL;
 		r = run_queue(&q, &alone, tests + head + par, n - head - par);
 	}
 	return r;

@@ -14,7 +14,10 @@
  * started (seconds after the first), and the tests in flight beside it.
  * The kernel log is read by every runner and attributed by device (a
  * record naming another runner's device is not its test's; one naming
- * none is every test's in flight, marked shared).
+ * none is every test's in flight, marked shared). A test that fails on
+ * such a shared report runs again alone once the parallel part is done
+ * (its record keeps what was seen in company as shared_finding), so that a
+ * report is called a test's own only when it comes with no other beside.
  */
 #pragma once
 
@@ -30,8 +33,9 @@
 
 /* How a queue of tests is run: its parts, and who hears what is in flight. */
 struct parallel_queue {
-	size_t head;	 /* tests[0..head): a crash's suspects, one at a time on runner 1 first */
-	size_t parallel; /* then tests[head..head+parallel) at once; the rest one at a time last (the serial tail) */
+	size_t head; /* tests[0..head): a crash's suspects, one at a time on runner 1 first */
+	/* then tests[head..head+parallel) at once (those failing on a shared kernel report then again, alone); */
+	size_t parallel; /* the rest one at a time last (the serial tail) */
 	/* what each test is expected to take, seconds (by index; < 0 unknown), for the batches' sizes; may be NULL */
 	const double *expect;
 	/* the tests in flight at each change, under the queue's lock (names NULL-ended) */
