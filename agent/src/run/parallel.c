@@ -28,6 +28,8 @@ struct queue {
 	double *end;	    /* by test: when its verdict came (its start + duration), 0 before */
 	bool *held;	    /* by test: failed on a shared kernel report, to run again alone (beside others) */
 	bool confirming;    /* running the held tests again, alone */
+	const struct runner_pool *all; /* every runner (pool is this phase's) */
+	bool *remake;		       /* by runner: a test timed out on its devices, made anew before its next */
 	double t0;
 	bool stop;
 	int rc;
@@ -136,6 +138,8 @@ static int on_result(void *data, struct test_result *t)
 		if (q->in_flight[o] == t - q->tests)
 			q->in_flight[o] = -1;
 	report_in_flight(q);
+	if (t->status == TS_TIMEOUT && t->runner)
+		q->remake[t->runner - 1] = true;
 	if (q->held && shared_failure(t)) {
 		q->held[t - q->tests] = true;
 		log_info("%s: %s, beside %s: it runs again alone before that is called its own", t->name, t->reason,
@@ -197,6 +201,38 @@ static size_t take(struct queue *q, unsigned k, size_t *first)
 	return count;
 }
 
+/*
+ * Before a runner's check: a test killed for its timeout may have left its
+ * test device half written, or mounted in a state no check would make: it
+ * is made anew, as the pool made it, so that the next test meets what
+ * check expects.
+ */
+static void before_check(void *data, const char *test)
+{
+	struct queue *q = data;
+	ssize_t i;
+	unsigned k;
+	bool remake;
+	char why[512];
+	int r;
+
+	pthread_mutex_lock(&q->lock);
+	i = index_of(q, test, strlen(test));
+	k = i >= 0 ? q->tests[i].runner - 1 : 0;
+	remake = i >= 0 && q->remake[k];
+	q->remake[k] = false;
+	pthread_mutex_unlock(&q->lock);
+	if (!remake || !q->all->slots[k].test_dev[0])
+		return;
+	r = pool_remake_test_dev(q->all, k, why, sizeof(why));
+	if (r < 0)
+		log_warn("runner %u: making its test device %s anew after a timeout failed: %s", k + 1,
+			 q->all->slots[k].test_dev, why);
+	else
+		log_info("runner %u: its test device %s made anew after a timeout, before %s", k + 1,
+			 q->all->slots[k].test_dev, test);
+}
+
 static void *work(void *arg)
 {
 	struct worker *w = arg;
@@ -213,7 +249,7 @@ static void *work(void *arg)
 	ro.timeout_for = timeout_for;
 	ro.on_result = on_result;
 	ro.on_start = on_start;
-	ro.before_check = NULL;
+	ro.before_check = before_check;
 	ro.data = q;
 	while ((count = take(q, w->k, &first)) > 0) {
 		int r = runner_run(&ro, &q->tests[first], count);
@@ -321,6 +357,10 @@ int parallel_run(const struct runner_opts *base, const struct runner_pool *pool,
 	bool *held = NULL;
 	int r = 0;
 
+	q.all = pool;
+	q.remake = calloc(pool->n, sizeof(*q.remake));
+	if (!q.remake)
+		return -ENOMEM;
 	q.unknown = median_known(pq->expect, n, &q.known);
 	if (head) {
 		log_info("a crash's suspects first: %zu tests, one at a time", head);
@@ -330,8 +370,10 @@ int parallel_run(const struct runner_opts *base, const struct runner_pool *pool,
 	if (r == 0 && all_done(tests, head)) {
 		q.expect = pq->expect ? pq->expect + head : NULL;
 		held = pool->n > 1 ? calloc(par ? par : 1, sizeof(*held)) : NULL;
-		if (pool->n > 1 && !held)
+		if (pool->n > 1 && !held) {
+			free(q.remake);
 			return -ENOMEM;
+		}
 		q.held = held;
 		r = run_queue(&q, pool, tests + head, par);
 		q.held = NULL;
@@ -344,6 +386,7 @@ int parallel_run(const struct runner_opts *base, const struct runner_pool *pool,
 		q.expect = pq->expect ? pq->expect + head + par : NULL;
 		r = run_queue(&q, &alone, tests + head + par, n - head - par);
 	}
+	free(q.remake);
 	return r;
 }
 

@@ -85,6 +85,7 @@ static int carve(struct runner_slot *s, unsigned k, const struct source *src, co
 	}
 	free(set);
 	if (streq(key, "TEST_DEV")) {
+		snprintf(s->test_dev, sizeof(s->test_dev), "%s", dev);
 		r = mkfs_format(src->fstype, src->mkfs, dev, why, sizeof(why));
 		if (r < 0) {
 			snprintf(err, es, "runner %u: the test device %s (for %s's %s): %s", k, dev, at, key, why);
@@ -208,6 +209,8 @@ int pool_make(struct runner_pool *p, const char *root, const char *config, unsig
 	if (!p->slots)
 		return -ENOMEM;
 	p->n = n;
+	snprintf(p->fstype, sizeof(p->fstype), "%s", src.fstype);
+	snprintf(p->mkfs, sizeof(p->mkfs), "%s", src.mkfs);
 	for (unsigned k = 0; k < n; k++) {
 		struct runner_slot *s = &p->slots[k];
 
@@ -222,6 +225,13 @@ int pool_make(struct runner_pool *p, const char *root, const char *config, unsig
 		}
 	}
 	return 0;
+}
+
+int pool_remake_test_dev(const struct runner_pool *p, unsigned k, char *why, size_t ws)
+{
+	const char *dev = k < p->n ? p->slots[k].test_dev : "";
+
+	return dev[0] ? mkfs_format(p->fstype, p->mkfs, dev, why, ws) : 0;
 }
 
 void pool_release(struct runner_pool *p)

@@ -33,6 +33,7 @@ struct runner_slot {
 	char **env;		     /* TMPDIR=... for its check */
 	char **loops;		     /* its loop devices ("/dev/loop3"), detached at release */
 	char **devices;		     /* their names ("loop3"), for the kernel log's attribution */
+	char test_dev[64];	     /* its TEST_DEV's loop device, made with the config's mkfs; "" for none */
 };
 
 #define POOL_TEST_SIZE (2ULL << 30) /* check-parallel's sizes: sparse, so only what tests write is used */
@@ -41,6 +42,7 @@ struct runner_slot {
 struct runner_pool {
 	unsigned n;
 	struct runner_slot *slots;
+	char fstype[64], mkfs[512]; /* the config's FSTYP and MKFS_OPTIONS, for its test devices */
 };
 
 /*
@@ -53,6 +55,14 @@ int pool_make(struct runner_pool *p, const char *root, const char *config, unsig
 	      const char *section, char *err, size_t errsize);
 
 void pool_release(struct runner_pool *p);
+
+/*
+ * Runner k's (0-based) test device made anew with the config's mkfs, as
+ * pool_make made it: after a test was killed on it, what it left there
+ * must not meet the next. Returns 0 (nothing to make for a device that is
+ * a name), or -errno with why saying mkfs's reason.
+ */
+int pool_remake_test_dev(const struct runner_pool *p, unsigned k, char *why, size_t ws);
 
 /*
  * A config's runners for plan key jobs: none for jobs 1; none, said and
