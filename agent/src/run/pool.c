@@ -10,6 +10,7 @@
 #include "util/log.h"
 #include "util/macro.h"
 #include "util/strv.h"
+#include "util/sysroot.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -44,11 +45,92 @@ static void where(char *buf, size_t size, const struct source *src)
 		 src->section ? "]" : "");
 }
 
+/* What the block device dev ("/dev/vdc") is that a loop device is not: zoned, DAX; "" for neither. */
+static const char *unlike_loop(const char *dev)
+{
+	const char *name = strrchr(dev, '/') + 1;
+	_cleanup_free_ char *zoned = NULL;
+	unsigned long long dax = 0;
+
+	if (sysroot_read_line(&zoned, "/sys/class/block/%s/queue/zoned", name) == 0 && !streq(zoned, "none"))
+		return "zoned";
+	if (sysroot_read_u64(&dax, "/sys/class/block/%s/queue/dax", name) == 0 && dax)
+		return "DAX-capable";
+	return "";
+}
+
+/*
+ * Why the config needs the machine alone, into why (file, section and
+ * key): a device no runner can have a copy of, or one whose kind a loop
+ * device does not have. Returns 1 (it does), 0, or -errno.
+ */
+static int needs_machine(const struct source *src, char *why, size_t ws)
+{
+	static const char *const opts[] = { "MOUNT_OPTIONS", "TEST_FS_MOUNT_OPTS" };
+	char val[PATH_MAX], at[PATH_MAX + 160];
+	int r;
+
+	where(at, sizeof(at), src);
+	for (size_t i = 0; i < ARRAY_SIZE(exclusive); i++)
+		if (runner_config_get(src->text, src->section, exclusive[i], val, sizeof(val)) != -ENOENT) {
+			snprintf(why, ws, "%s: key '%s': a device every runner would share", at, exclusive[i]);
+			return 1;
+		}
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
+		if (runner_config_get(src->text, src->section, opts[i], val, sizeof(val)) == 0 && strstr(val, "dax")) {
+			snprintf(why, ws, "%s: key '%s': '%s' asks for DAX, which a runner's loop device has not", at,
+				 opts[i], val);
+			return 1;
+		}
+	for (size_t i = 0; i < ARRAY_SIZE(carved) && !streq(src->fstype, "tmpfs"); i++) {
+		const char *kind;
+
+		r = runner_config_get(src->text, src->section, carved[i].key, val, sizeof(val));
+		if (r == -ENOENT)
+			continue;
+		if (r < 0) {
+			snprintf(why, ws, "%s: key '%s': %s", at, carved[i].key, strerror(-r));
+			return r;
+		}
+		if (!startswith(val, "/dev/") || !val[strlen("/dev/")]) {
+			snprintf(why, ws, "%s: key '%s': '%s' is not a block device, and every runner would share it",
+				 at, carved[i].key, val);
+			return 1;
+		}
+		kind = unlike_loop(val);
+		if (kind[0]) {
+			snprintf(why, ws, "%s: key '%s': %s is %s, and a runner's loop device would not be", at,
+				 carved[i].key, val, kind);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The config's text and what pool_make reads of it. Returns 0 or -errno with err. */
+static int read_source(struct source *src, char **text, const char *host_options, const char *section, char *err,
+		       size_t es)
+{
+	int r = fileio_read_full(host_options, text, NULL);
+
+	*src = (struct source){ .file = host_options, .section = section, .text = *text };
+	if (r < 0) {
+		snprintf(err, es, "read '%s' failed: %s", host_options, strerror(-r));
+		return r;
+	}
+	src->text = *text;
+	if (runner_config_get(*text, section, "FSTYP", src->fstype, sizeof(src->fstype)) < 0)
+		snprintf(src->fstype, sizeof(src->fstype), "xfs"); /* check's default */
+	if (runner_config_get(*text, section, "MKFS_OPTIONS", src->mkfs, sizeof(src->mkfs)) < 0)
+		src->mkfs[0] = '\0';
+	return 0;
+}
+
 /*
  * The runner's copy of the config's device key: a loop device over a
  * sparse file of its own, the test device made with the config's mkfs (as
  * check expects to find it). A tmpfs config's device is a name, fine to
- * share; a network export or a device of another kind is not.
+ * share (one that is no /dev path needs the machine alone: needs_machine).
  */
 static int carve(struct runner_slot *s, unsigned k, const struct source *src, const char *key, const char *name,
 		 uint64_t size, char ***sets, char *err, size_t es)
@@ -65,13 +147,6 @@ static int carve(struct runner_slot *s, unsigned k, const struct source *src, co
 	}
 	if (streq(src->fstype, "tmpfs"))
 		return 0;
-	if (!startswith(val, "/dev/")) {
-		snprintf(err, es,
-			 "%s: key '%s': '%s' is not a block device, and every runner would share it: run one "
-			 "at a time (jobs = 1)",
-			 at, key, val);
-		return -EINVAL;
-	}
 	snprintf(file, sizeof(file), "%s/%s.img", s->dir, name);
 	r = loopdev_attach(file, size, dev, sizeof(dev));
 	if (r < 0) {
@@ -98,19 +173,10 @@ static int carve(struct runner_slot *s, unsigned k, const struct source *src, co
 static int make_slot(struct runner_slot *s, unsigned k, const struct source *src, char *err, size_t es)
 {
 	static const char *const dirs[] = { "test", "scratch", "results", "tmp" };
-	char path[PATH_MAX + 16], val[PATH_MAX], at[PATH_MAX + 160], **sets = NULL;
+	char path[PATH_MAX + 16], **sets = NULL;
 	_cleanup_free_ char *out = NULL;
 	int r;
 
-	for (size_t i = 0; i < ARRAY_SIZE(exclusive); i++)
-		if (runner_config_get(src->text, src->section, exclusive[i], val, sizeof(val)) != -ENOENT) {
-			where(at, sizeof(at), src);
-			snprintf(err, es,
-				 "%s: key '%s': a device every runner would share; such a config needs the "
-				 "machine alone: run one at a time (jobs = 1)",
-				 at, exclusive[i]);
-			return -EINVAL;
-		}
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		snprintf(path, sizeof(path), "%s/%s", s->dir, dirs[i]);
 		r = fileio_mkdir_p(path);
@@ -184,20 +250,20 @@ int pool_make(struct runner_pool *p, const char *root, const char *config, unsig
 	      const char *section, char *err, size_t errsize)
 {
 	_cleanup_free_ char *text = NULL;
-	struct source src = { .file = host_options, .section = section };
+	struct source src;
 	char base[PATH_MAX];
-	int r = fileio_read_full(host_options, &text, NULL);
+	int r;
 
 	memset(p, 0, sizeof(*p));
-	if (r < 0) {
-		snprintf(err, errsize, "read '%s' failed: %s", host_options, strerror(-r));
+	r = read_source(&src, &text, host_options, section, err, errsize);
+	if (r < 0)
 		return r;
+	r = needs_machine(&src, err, errsize);
+	if (r != 0) {
+		if (r > 0)
+			snprintf(err + strlen(err), errsize - strlen(err), ": such a config needs the machine alone");
+		return r > 0 ? -EINVAL : r;
 	}
-	src.text = text;
-	if (runner_config_get(text, section, "FSTYP", src.fstype, sizeof(src.fstype)) < 0)
-		snprintf(src.fstype, sizeof(src.fstype), "xfs"); /* check's default */
-	if (runner_config_get(text, section, "MKFS_OPTIONS", src.mkfs, sizeof(src.mkfs)) < 0)
-		src.mkfs[0] = '\0';
 	if (snprintf(base, sizeof(base), "%s/%s", root, config) >= (int)sizeof(base))
 		return -ENAMETOOLONG;
 	r = fits(root, n, &src, err, errsize);
@@ -225,6 +291,15 @@ int pool_make(struct runner_pool *p, const char *root, const char *config, unsig
 		}
 	}
 	return 0;
+}
+
+int pool_needs_machine(const char *host_options, const char *section, char *why, size_t ws)
+{
+	_cleanup_free_ char *text = NULL;
+	struct source src;
+	int r = read_source(&src, &text, host_options, section, why, ws);
+
+	return r < 0 ? r : needs_machine(&src, why, ws);
 }
 
 int pool_remake_test_dev(const struct runner_pool *p, unsigned k, char *why, size_t ws)
@@ -258,6 +333,7 @@ int pool_setup(struct runner_pool *pool, unsigned jobs, const char *root, const 
 	       const char *host_options, const char *section, const struct selection *sel, json_t *record, char *err,
 	       size_t es)
 {
+	char why[PATH_MAX + 512];
 	int r;
 
 	memset(pool, 0, sizeof(*pool));
@@ -266,6 +342,16 @@ int pool_setup(struct runner_pool *pool, unsigned jobs, const char *root, const 
 	if (cannot) {
 		log_warn("config '%s': all its tests one at a time, not %u at once: %s", config, jobs, cannot);
 		json_object_set_new(record, "parallel", json_pack("{s:i, s:s}", "runners", 1, "why", cannot));
+		return 0;
+	}
+	r = pool_needs_machine(host_options, section, why, sizeof(why));
+	if (r < 0) {
+		snprintf(err, es, "%s", why);
+		return r;
+	}
+	if (r > 0) {
+		log_warn("config '%s': all its tests one at a time, not %u at once: %s", config, jobs, why);
+		json_object_set_new(record, "parallel", json_pack("{s:i, s:s}", "runners", 1, "why", why));
 		return 0;
 	}
 	if (!sel->knows_parallel) {

@@ -14,9 +14,8 @@
  * scratch.img and logwrites.img, POOL_SCRATCH_SIZE, left for the tests),
  * detached and removed by pool_release. The root's filesystem must hold
  * them all at full size. A tmpfs config's device is a name and stays. A
- * config naming a device no runner can copy (a network export,
- * SCRATCH_DEV_POOL, a log or realtime device) is refused for more than one
- * runner, naming file, section and key.
+ * config that needs the machine alone (pool_needs_machine) has no runners:
+ * pool_setup runs it one test at a time, saying why.
  */
 #pragma once
 
@@ -57,6 +56,17 @@ int pool_make(struct runner_pool *p, const char *root, const char *config, unsig
 void pool_release(struct runner_pool *p);
 
 /*
+ * Whether the config (host_options, section or NULL) needs the machine
+ * alone, why saying so with file, section and key: it names a device no
+ * runner can have a copy of (a network export, SCRATCH_DEV_POOL, a log or
+ * realtime device), asks for DAX in its mount options, or names a test or
+ * scratch device that is zoned or DAX-capable (sysfs, through the
+ * sysroot), which a loop device is not. Returns 1, 0, or -errno (why says
+ * what).
+ */
+int pool_needs_machine(const char *host_options, const char *section, char *why, size_t ws);
+
+/*
  * Runner k's (0-based) test device made anew with the config's mkfs, as
  * pool_make made it: after a test was killed on it, what it left there
  * must not meet the next. Returns 0 (nothing to make for a device that is
@@ -67,7 +77,8 @@ int pool_remake_test_dev(const struct runner_pool *p, unsigned k, char *why, siz
 /*
  * A config's runners for plan key jobs: none for jobs 1; none, said and
  * recorded (record's "parallel") with the reason when cannot says why the
- * machine has none, or when the tree has no test in group
+ * machine has none, when the config needs the machine alone
+ * (pool_needs_machine), or when the tree has no test in group
  * unreliable_in_parallel (it cannot say which tests are unsafe beside
  * others: one at a time, never half parallel); else jobs runners under root
  * (pool_make). Returns 0 or pool_make's -errno with err.
