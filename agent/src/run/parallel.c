@@ -382,7 +382,9 @@ int parallel_run(const struct runner_opts *base, const struct runner_pool *pool,
 		free(held);
 	}
 	if (r == 0 && head + par < n && all_done(tests, head + par)) {
-		log_info("serial tail: %zu tests of group " SELECT_SERIAL_GROUP ", one at a time", n - head - par);
+		log_info("serial tail: %zu tests that cannot share the machine (group " SELECT_SERIAL_GROUP
+			 " or machine-wide), one at a time",
+			 n - head - par);
 		q.expect = pq->expect ? pq->expect + head + par : NULL;
 		r = run_queue(&q, &alone, tests + head + par, n - head - par);
 	}

@@ -6,9 +6,11 @@
  * [0-9]{3}-?[[:alnum:]-]*.
  */
 #include "run/select.h"
+#include "model/machine_wide.h"
 #include "model/result.h"
 #include "util/fileio.h"
 #include "util/lines.h"
+#include "util/log.h"
 #include "util/macro.h"
 #include "util/strv.h"
 
@@ -191,6 +193,35 @@ static void mark_serial(struct selection *s, const struct group_list *lists, siz
 		}
 }
 
+/*
+ * Beside others: the tests whose scripts reach the whole machine are
+ * serial too (model/machine_wide.h), said once. A script that cannot be
+ * read is left to check.
+ */
+static void mark_machine_wide(struct selection *s, const char *root)
+{
+	char said[1024] = "";
+	size_t k = 0, len = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		_cleanup_free_ char *text = NULL;
+		char path[PATH_MAX];
+		size_t tl = 0;
+
+		if (s->v[i].state != SEL_RUN || s->v[i].serial ||
+		    snprintf(path, sizeof(path), "%s/tests/%s", root, s->v[i].name) >= (int)sizeof(path) ||
+		    fileio_read_full(path, &text, &tl) < 0 || !(s->v[i].machine_why = machine_wide_why(text, tl)))
+			continue;
+		s->v[i].serial = true;
+		if (k++ < 8 && len < sizeof(said))
+			len += (size_t)snprintf(said + len, sizeof(said) - len, "%s%s (%s)", len ? ", " : "",
+						s->v[i].name, s->v[i].machine_why);
+	}
+	if (k)
+		log_info("%zu test%s need%s the machine alone, so run%s after the others, one at a time: %s%s", k,
+			 k == 1 ? "" : "s", k == 1 ? "s" : "", k == 1 ? "s" : "", said, k > 8 ? ", ..." : "");
+}
+
 int select_tests(const char *root, const char *fstype, const struct plan *plan, const struct expunge_list *expunges,
 		 const struct expunge_ctx *ctx, struct selection *ret, char *err, size_t es)
 {
@@ -280,6 +311,8 @@ int select_tests(const char *root, const char *fstype, const struct plan *plan, 
 		}
 	}
 	mark_serial(&s, lists, n);
+	if (plan->jobs > 1)
+		mark_machine_wide(&s, root);
 	*ret = s;
 	s = (struct selection){ 0 };
 	r = 0;

@@ -37,7 +37,8 @@ struct selected_test {
 	enum selected_state state;
 	char *reason; /* why expunged or unknown */
 	char *source; /* file:line of the rule, or "plan" */
-	bool serial;  /* in fstests' group unreliable_in_parallel: never beside another test */
+	bool serial;  /* in fstests' group unreliable_in_parallel, or machine-wide: never beside another test */
+	const char *machine_why; /* why it needs the machine alone (model/machine_wide.h; static), or NULL */
 };
 
 struct selection {
@@ -54,7 +55,9 @@ struct selection {
  * tree at root: explicit tests first in the plan's order, then the groups'
  * tests sorted; minus exclude_groups; plan exclusions and expunge rules
  * (judged with ctx) mark tests expunged with their reason. Tests that match
- * nothing are kept as SEL_UNKNOWN. Returns 0 or -errno with err set.
+ * nothing are kept as SEL_UNKNOWN. With plan key jobs above 1, a test
+ * whose script reaches the whole machine (model/machine_wide.h) is serial
+ * too, said once. Returns 0 or -errno with err set.
  */
 int select_tests(const char *root, const char *fstype, const struct plan *plan, const struct expunge_list *expunges,
 		 const struct expunge_ctx *ctx, struct selection *ret, char *err, size_t errsize);
