@@ -5,9 +5,36 @@
 #include "analysis/fixes_output.h"
 #include "util/macro.h"
 
+#include <string.h>
+
 static const char *s_of(json_t *o, const char *k)
 {
 	return json_string_value(json_object_get(o, k)) ?: "";
+}
+
+/* How a candidate applied to the failing revision (engine/fixes_apply.h), when it was tried. */
+static void apply_text(json_t *a, const char *head, FILE *out)
+{
+	const char *v = s_of(a, "verdict");
+	json_t *x;
+	size_t i;
+
+	if (!a)
+		return;
+	if (streq(v, "cannot apply")) {
+		fprintf(out, "      cannot apply to %.12s: %s\n", head, s_of(a, "reason"));
+		return;
+	}
+	fprintf(out, "      applies to %.12s", head);
+	if (json_array_size(json_object_get(a, "after"))) {
+		fputs(" after", out);
+		json_array_foreach(json_object_get(a, "after"), i, x)
+			fprintf(out, "%s %.12s", i ? "," : "", json_string_value(x) ?: "");
+		fprintf(out, " (alone: %s)", s_of(a, "reason"));
+	} else {
+		fputs(" cleanly", out);
+	}
+	fprintf(out, ", as %.12s\n", s_of(a, "commit"));
 }
 
 void fixes_text(json_t *res, FILE *out)
@@ -30,6 +57,7 @@ void fixes_text(json_t *res, FILE *out)
 			fprintf(out, "in the stable tree already, as %.12s\n", s_of(f, "in_stable"));
 		else
 			fputs("not in the stable tree: a candidate\n", out);
+		apply_text(json_object_get(f, "apply"), s_of(res, "head"), out);
 	}
 	fprintf(out, "%lld candidate%s to backport\n",
 		(long long)json_integer_value(json_object_get(res, "candidates")),

@@ -214,10 +214,10 @@ int fixes_find(const struct fixes_query *q, json_t **ret, char *err, size_t es)
 			json_array_append_new(found, json_string(rec[i].id));
 		}
 	}
-	*ret = json_pack("{s:s, s:{s:s, s:s}, s:{s:s, s:s, s:s}, s:s, s:o, s:i}", "schema", "fsagent-fixes/1",
+	*ret = json_pack("{s:s, s:{s:s, s:s}, s:{s:s, s:s, s:s}, s:s, s:s, s:o, s:i}", "schema", "fsagent-fixes/1",
 			 "culprit", "sha", sha, "subject", subj ? strtok(subj, "\n") ?: "" : "", "upstream", "id", up,
-			 "subject", usubj ? strtok(usubj, "\n") ?: "" : "", "how", how, "range", range, "fixes", fixes,
-			 "candidates", candidates);
+			 "subject", usubj ? strtok(usubj, "\n") ?: "" : "", "how", how, "head", head, "range", range,
+			 "fixes", fixes, "candidates", candidates);
 	json_decref(found);
 	free(rec);
 	free(st);

@@ -23,7 +23,7 @@ struct fixes_query {
 
 /*
  * The answer as JSON (schema fsagent-fixes/1): culprit {sha, subject},
- * upstream {id, subject, how}, range, fixes [{id, subject, fixes: [the ids
+ * upstream {id, subject, how}, head (the failing revision, a full id), range, fixes [{id, subject, fixes: [the ids
  * its Fixes: lines name], of: the found id it fixes, in_stable: the stable
  * commit that has it, or null}], candidates (how many are not in the stable
  * tree). Returns 0, -EINVAL (bad input, err says which: an unknown revision,

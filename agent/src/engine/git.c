@@ -67,6 +67,59 @@ out:
 	return r;
 }
 
+/* What git said of its failure in text: its first CONFLICT, error or fatal line, else its last. */
+static void failure_line(const char *text, char *said, size_t ss)
+{
+	const char *last = NULL, *lastend = NULL;
+
+	for (const char *p = text; p && *p;) {
+		const char *e = strchr(p, '\n') ?: p + strlen(p);
+
+		if (startswith(p, "CONFLICT") || startswith(p, "error:") || startswith(p, "fatal:")) {
+			snprintf(said, ss, "%.*s", (int)(e - p), p);
+			return;
+		}
+		if (e > p)
+			last = p, lastend = e;
+		p = *e ? e + 1 : NULL;
+	}
+	snprintf(said, ss, "%.*s", last ? (int)(lastend - last) : 0, last ? last : "");
+}
+
+int git_try(const char *tree, const char *const *args, char *said, size_t ss)
+{
+	const char *argv[32] = { "git", "-C", tree };
+	_cleanup_free_ char *text = NULL;
+	struct proc p = PROC_INIT;
+	int o[2] = { -1, -1 }, r;
+	size_t n = 3;
+
+	for (const char *const *a = args; *a && n < ARRAY_SIZE(argv) - 1; a++)
+		argv[n++] = *a;
+	argv[n] = NULL;
+	said[0] = '\0';
+	if (pipe2(o, O_CLOEXEC) < 0)
+		return -errno;
+	p.argv = argv;
+	p.stdout_fd = p.stderr_fd = o[1];
+	r = proc_start(&p);
+	close(o[1]);
+	if (r < 0) {
+		close(o[0]);
+		return r;
+	}
+	r = fileio_read_fd(o[0], &text, NULL);
+	close(o[0]);
+	if (proc_wait(&p, -1) == 0 && r == 0)
+		r = p.status;
+	else if (r == 0)
+		r = -ECHILD;
+	if (r != 0 && text)
+		failure_line(text, said, ss);
+	proc_release(&p);
+	return r;
+}
+
 int git_resolve(const char *tree, const char *rev, char sha[41], char *err, size_t es)
 {
 	_cleanup_free_ char *spec = NULL, *out = NULL;

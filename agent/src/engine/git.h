@@ -17,6 +17,14 @@
  */
 int git_capture(const char *tree, const char *const *args, char **out, char *err, size_t es);
 
+/*
+ * git -C tree args... for a change that may fail (a cherry-pick, an am):
+ * its stdout and stderr read together, and what it said of the failure
+ * into said: its first CONFLICT, error or fatal line, else its last line.
+ * Returns git's exit status (0..255) or -errno.
+ */
+int git_try(const char *tree, const char *const *args, char *said, size_t ss);
+
 /* rev as a full commit id (41 bytes with the NUL). Returns 0, -ENOENT (no such commit, err says), or -errno. */
 int git_resolve(const char *tree, const char *rev, char sha[41], char *err, size_t es);
 
