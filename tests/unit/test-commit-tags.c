@@ -76,12 +76,48 @@ static void test_id_names(void **state)
 	assert_false(commit_id_names("0123456789ac", UP));
 }
 
+static int mail(const char *text, char *id, char *subject, size_t ss)
+{
+	return commit_mail(text, strlen(text), id, subject, ss);
+}
+
+static void test_mail(void **state)
+{
+	char id[COMMIT_ID_SIZE], subj[128];
+
+	(void)state;
+	/* git format-patch's, a folded Subject with AUTOSEL's tags */
+	assert_int_equal(mail("From 0123456789ABCDEF0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\n"
+			      "From: A <a@b>\nSubject: [PATCH AUTOSEL 6.1 03/12] xfs: fix the\n"
+			      " log's tail\nDate: Mon, 7 Dec 2026\n\n[ Upstream commit " UP " ]\n---\n"
+			      "diff --git a/fs/xfs/x.c b/fs/xfs/x.c\n--- a/fs/xfs/x.c\n+++ b/fs/xfs/x.c\n",
+			      id, subj, sizeof(subj)),
+			 0);
+	assert_string_equal(id, "0123456789abcdef0123456789abcdef01234567");
+	assert_string_equal(subj, "xfs: fix the log's tail");
+	/* no From line of git's, a plain diff -u: no id */
+	assert_int_equal(mail("Subject: xfs: a\n\nbody\n--- a/x\n+++ b/x\n", id, subj, sizeof(subj)), 0);
+	assert_string_equal(id, "");
+	assert_string_equal(subj, "xfs: a");
+	/* a mail that is no patch; one with no Subject; a header after Subject does not join it */
+	assert_int_equal(mail("Subject: [PATCH 0/3] the cover letter\n\nthree patches\n", id, subj, sizeof(subj)),
+			 -EINVAL);
+	assert_int_equal(mail("From: a\n\ndiff --git a/x b/x\n", id, subj, sizeof(subj)), -EINVAL);
+	assert_int_equal(mail("Subject: xfs: b\nDate: now\n subject? no\n\n+++ b/x\n", id, subj, sizeof(subj)), 0);
+	assert_string_equal(subj, "xfs: b");
+	/* a Subject that is only tags; a subject longer than the buffer is cut */
+	assert_int_equal(mail("Subject: [PATCH]\n\n+++ b/x\n", id, subj, sizeof(subj)), -EINVAL);
+	assert_int_equal(mail("Subject: xfs: a long one\n\n+++ b/x\n", id, subj, 8), 0);
+	assert_string_equal(subj, "xfs: a");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_upstream_id),
 		cmocka_unit_test(test_fixes),
 		cmocka_unit_test(test_id_names),
+		cmocka_unit_test(test_mail),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,6 +42,15 @@ void fixes_text(json_t *res, FILE *out)
 	json_t *c = json_object_get(res, "culprit"), *u = json_object_get(res, "upstream"), *f;
 	size_t i, n = json_array_size(json_object_get(res, "fixes"));
 
+	if (!c) {
+		/* an mbox's patches: no culprit, every patch a candidate */
+		fprintf(out, "%zu patch%s of %s, in its order:\n", n, n == 1 ? "" : "es", s_of(res, "mbox"));
+		json_array_foreach(json_object_get(res, "fixes"), i, f) {
+			fprintf(out, "  %.12s \"%s\"\n", s_of(f, "id"), s_of(f, "subject"));
+			apply_text(json_object_get(f, "apply"), s_of(res, "head"), out);
+		}
+		return;
+	}
 	fprintf(out, "culprit %.12s \"%s\": upstream %.12s \"%s\" (%s)\n", s_of(c, "sha"), s_of(c, "subject"),
 		s_of(u, "id"), s_of(u, "subject"), s_of(u, "how"));
 	if (!n) {

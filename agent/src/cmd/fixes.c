@@ -6,30 +6,50 @@
 #include "analysis/fixes_output.h"
 #include "engine/fixes.h"
 #include "engine/fixes_apply.h"
+#include "engine/fixes_mbox.h"
+#include "engine/git.h"
+#include "util/fileio.h"
 #include "util/log.h"
 #include "util/macro.h"
 #include "util/output.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+
+/* The answer for an mbox's patches: the failing revision and the candidates, in the mbox's order. */
+static int mbox_candidates(const struct fixes_query *q, const char *mbox, const char *dir, json_t **ret, char *err,
+			   size_t es)
+{
+	char head[41], split[PATH_MAX + 8];
+	json_t *fixes;
+	int r = git_resolve(q->stable, q->head ? q->head : "HEAD", head, err, es);
+
+	if (r < 0)
+		return r == -ENOENT ? -EINVAL : r;
+	snprintf(split, sizeof(split), "%s/mbox", dir);
+	if ((r = fixes_from_mbox(mbox, split, &fixes, err, es)) < 0)
+		return r;
+	*ret = json_pack("{s:s, s:s, s:s, s:o, s:i}", "schema", "fsagent-fixes/1", "head", head, "mbox", mbox, "fixes",
+			 fixes, "candidates", (int)json_array_size(fixes));
+	return *ret ? 0 : -ENOMEM;
+}
 
 int cmd_fixes(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "tree", required_argument, NULL, 't' },
-		{ "culprit", required_argument, NULL, 'c' },
-		{ "head", required_argument, NULL, 'H' },
-		{ "upstream", required_argument, NULL, 'u' },
-		{ "range", required_argument, NULL, 'r' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "apply", required_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
+		{ "tree", required_argument, NULL, 't' },  { "culprit", required_argument, NULL, 'c' },
+		{ "head", required_argument, NULL, 'H' },  { "upstream", required_argument, NULL, 'u' },
+		{ "range", required_argument, NULL, 'r' }, { "json", required_argument, NULL, 'j' },
+		{ "apply", required_argument, NULL, 'a' }, { "mbox", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },	   {},
 	};
 	struct fixes_query q = { 0 };
-	const char *json_out = NULL, *apply_dir = NULL;
+	const char *json_out = NULL, *apply_dir = NULL, *mbox = NULL;
+	char abs[PATH_MAX];
 	json_auto_t *res = NULL;
 	char err[1024] = "";
 	int c, r;
@@ -43,9 +63,11 @@ int cmd_fixes(int argc, char **argv)
 		case 'r': q.range = optarg; break;
 		case 'j': json_out = optarg; break;
 		case 'a': apply_dir = optarg; break;
+		case 'm': mbox = optarg; break;
 		case 'h':
 			printf("usage: fsagent fixes --tree STABLE --culprit REV --upstream TREE [--range RANGE]\n"
 			       "                     [--head REV] [--apply DIR] [--json FILE]\n"
+			       "       fsagent fixes --tree STABLE --mbox FILE --apply DIR [--head REV] [--json FILE]\n"
 			       "The upstream commits that fix a stable tree's culprit: its upstream id (its\n"
 			       "message's 'commit <id> upstream.', '[ Upstream commit <id> ]' or '(cherry picked\n"
 			       "from commit <id>)' line, or the commit itself when TREE has it), then each commit\n"
@@ -56,7 +78,8 @@ int cmd_fixes(int argc, char **argv)
 			       "the worktree DIR/worktree (git cherry-pick -x; one that does not apply alone\n"
 			       "after the candidates before it), keeping each patched revision as\n"
 			       "refs/fsagent/fixes/<id> and DIR/apply.json (run again, nothing is applied\n"
-			       "twice). --json FILE writes the answer (schema\n"
+			       "twice). With --mbox, the candidates are the mbox's patches (AUTOSEL's mails),\n"
+			       "in its order, applied with git am -3. --json FILE writes the answer (schema\n"
 			       "fsagent-fixes/1). Exit status: 0 a candidate found, 1 none (nothing upstream\n"
 			       "names it, or the stable tree has every fix), 2 bad usage or input (an unknown\n"
 			       "revision, a culprit with no upstream commit), 3 git or a write failed\n"
@@ -65,11 +88,23 @@ int cmd_fixes(int argc, char **argv)
 		default: return 2;
 		}
 	}
-	if (optind != argc || !q.stable || !q.culprit || !q.upstream) {
-		log_err("usage: fsagent fixes --tree STABLE --culprit REV --upstream TREE [...] (see --help)");
+	if (optind != argc || !q.stable || (mbox ? !apply_dir : !q.culprit || !q.upstream)) {
+		log_err("usage: fsagent fixes --tree STABLE --culprit REV --upstream TREE [...], or --tree STABLE "
+			"--mbox "
+			"FILE --apply DIR (see --help)");
 		return 2;
 	}
-	r = fixes_find(&q, &res, err, sizeof(err));
+	if (apply_dir) {
+		/* git runs in the worktree: the directory absolute */
+		r = fileio_mkdir_p(apply_dir);
+		if (r < 0 || !realpath(apply_dir, abs)) {
+			log_err("create '%s' failed: %s", apply_dir, strerror(r < 0 ? -r : errno));
+			return 3;
+		}
+		apply_dir = abs;
+	}
+	r = mbox ? mbox_candidates(&q, mbox, apply_dir, &res, err, sizeof(err))
+		 : fixes_find(&q, &res, err, sizeof(err));
 	if (r < 0) {
 		log_err("%s", *err ? err : strerror(-r));
 		return r == -EINVAL || r == -ENOENT ? 2 : 3;

@@ -44,26 +44,33 @@ static int wgit(const struct ctx *c, const char *const *args, char *said, size_t
 /* The worktree at the failing revision, clean: what a stop in the middle of a pick left is undone. */
 static int reset(const struct ctx *c, char *err, size_t es)
 {
-	const char *abort_pick[] = { "cherry-pick", "--abort", NULL },
+	const char *abort_pick[] = { "cherry-pick", "--abort", NULL }, *abort_am[] = { "am", "--abort", NULL },
 		   *checkout[] = { "checkout", "-q", "--detach", "-f", c->o->head, NULL },
 		   *clean[] = { "clean", "-fdq", NULL };
 	char said[512];
 	int r;
 
-	if (wgit(c, abort_pick, said, sizeof(said)) < 0 || (r = wgit(c, checkout, said, sizeof(said))) != 0 ||
-	    (r = wgit(c, clean, said, sizeof(said))) != 0) {
+	if (wgit(c, abort_pick, said, sizeof(said)) < 0 || wgit(c, abort_am, said, sizeof(said)) < 0 ||
+	    (r = wgit(c, checkout, said, sizeof(said))) != 0 || (r = wgit(c, clean, said, sizeof(said))) != 0) {
 		snprintf(err, es, "%s: the worktree back at %.12s: %s", c->wt, c->o->head, said);
 		return -EIO;
 	}
 	return 0;
 }
 
-/* id cherry-picked onto the worktree's HEAD: 0, or 1 with git's words in said (the pick undone). */
-static int pick(const struct ctx *c, const char *id, char *said, size_t ss)
+/*
+ * Candidate f onto the worktree's HEAD: its upstream commit cherry-picked,
+ * or its patch (an mbox's mail) applied with git am -3. Returns 0, or 1
+ * with git's words in said (the attempt undone).
+ */
+static int pick(const struct ctx *c, json_t *f, char *said, size_t ss)
 {
-	const char *cp[] = { "cherry-pick", "-x", id, NULL }, *ab[] = { "cherry-pick", "--abort", NULL };
+	const char *id = json_string_value(json_object_get(f, "id")) ?: "",
+		   *patch = json_string_value(json_object_get(f, "patch"));
+	const char *cp[] = { "cherry-pick", "-x", id, NULL }, *am[] = { "am", "-3", patch, NULL };
+	const char *ab[] = { patch ? "am" : "cherry-pick", "--abort", NULL };
 	char ignored[256];
-	int r = wgit(c, cp, said, ss);
+	int r = wgit(c, patch ? am : cp, said, ss);
 
 	if (r == 0)
 		return 0;
@@ -126,8 +133,8 @@ static int prepare(struct ctx *c, json_t *fixes, char *err, size_t es)
 		const char *id = json_string_value(json_object_get(f, "id"));
 		char sha[41];
 
-		if (json_is_null(json_object_get(f, "in_stable")) && id && n < ARRAY_SIZE(argv) - 1 &&
-		    git_resolve(c->o->stable, id, sha, NULL, 0) < 0)
+		if (json_is_null(json_object_get(f, "in_stable")) && id && !json_object_get(f, "patch") &&
+		    n < ARRAY_SIZE(argv) - 1 && git_resolve(c->o->stable, id, sha, NULL, 0) < 0)
 			argv[n++] = id;
 	}
 	argv[n] = NULL;
@@ -139,14 +146,15 @@ static int prepare(struct ctx *c, json_t *fixes, char *err, size_t es)
 }
 
 /* Candidate id applied: alone, else after those before it that apply. Returns its apply record, or NULL. */
-static json_t *apply_one(struct ctx *c, json_t *fixes, size_t k, const char *id, char *err, size_t es)
+static json_t *apply_one(struct ctx *c, json_t *fixes, size_t k, json_t *cand, char *err, size_t es)
 {
 	const char *head[] = { "rev-parse", "HEAD", NULL };
 	char said[512], again[512];
 	json_t *after = json_array(), *rec = NULL, *f;
 	_cleanup_free_ char *top = NULL;
+	const char *id = json_string_value(json_object_get(cand, "id")) ?: "";
 	size_t i;
-	int r = pick(c, id, said, sizeof(said));
+	int r = pick(c, cand, said, sizeof(said));
 
 	if (r == 1) {
 		/* its prerequisites among the candidates before it, in order */
@@ -162,10 +170,10 @@ static json_t *apply_one(struct ctx *c, json_t *fixes, size_t k, const char *id,
 				break;
 			if (json_is_null(json_object_get(f, "in_stable")) && pa &&
 			    !streq(json_string_value(json_object_get(pa, "verdict")) ?: "", "cannot apply") &&
-			    pick(c, pid, again, sizeof(again)) == 0)
+			    pick(c, f, again, sizeof(again)) == 0)
 				json_array_append_new(after, json_string(pid));
 		}
-		r = json_array_size(after) ? pick(c, id, again, sizeof(again)) : 1;
+		r = json_array_size(after) ? pick(c, cand, again, sizeof(again)) : 1;
 	}
 	if (r < 0) {
 		snprintf(err, es, "cherry-pick of %.12s: %s", id, strerror(-r));
@@ -220,7 +228,7 @@ int fixes_apply(const struct fixes_apply_opts *o, json_t *fixes, char *err, size
 			json_object_set(f, "apply", rec);
 			continue;
 		}
-		if ((r = reset(&c, err, es)) < 0 || !(rec = apply_one(&c, fixes, i, id, err, es))) {
+		if ((r = reset(&c, err, es)) < 0 || !(rec = apply_one(&c, fixes, i, f, err, es))) {
 			r = r < 0 ? r : -EIO;
 			goto out;
 		}

@@ -67,22 +67,24 @@ out:
 	return r;
 }
 
-/* What git said of its failure in text: its first CONFLICT, error or fatal line, else its last. */
+/* What git said of its failure in text: its first CONFLICT line, else its first error or fatal one, else its last. */
 static void failure_line(const char *text, char *said, size_t ss)
 {
+	static const char *const kinds[][2] = { { "CONFLICT", "CONFLICT" }, { "error:", "fatal:" } };
 	const char *last = NULL, *lastend = NULL;
 
-	for (const char *p = text; p && *p;) {
-		const char *e = strchr(p, '\n') ?: p + strlen(p);
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++)
+		for (const char *p = text; p && *p;) {
+			const char *e = strchr(p, '\n') ?: p + strlen(p);
 
-		if (startswith(p, "CONFLICT") || startswith(p, "error:") || startswith(p, "fatal:")) {
-			snprintf(said, ss, "%.*s", (int)(e - p), p);
-			return;
+			if (startswith(p, kinds[k][0]) || startswith(p, kinds[k][1])) {
+				snprintf(said, ss, "%.*s", (int)(e - p), p);
+				return;
+			}
+			if (e > p)
+				last = p, lastend = e;
+			p = *e ? e + 1 : NULL;
 		}
-		if (e > p)
-			last = p, lastend = e;
-		p = *e ? e + 1 : NULL;
-	}
 	snprintf(said, ss, "%.*s", last ? (int)(lastend - last) : 0, last ? last : "");
 }
 

@@ -20,7 +20,8 @@ int git_capture(const char *tree, const char *const *args, char **out, char *err
 /*
  * git -C tree args... for a change that may fail (a cherry-pick, an am):
  * its stdout and stderr read together, and what it said of the failure
- * into said: its first CONFLICT, error or fatal line, else its last line.
+ * into said: its first CONFLICT line (stdout's, which may come after
+ * stderr's error), else its first error or fatal line, else its last.
  * Returns git's exit status (0..255) or -errno.
  */
 int git_try(const char *tree, const char *const *args, char *said, size_t ss);

@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -115,4 +116,63 @@ bool commit_id_names(const char *prefix, const char *id)
 	size_t n = strlen(prefix);
 
 	return n >= 8 && n <= 40 && strlen(id) >= n && strncasecmp(prefix, id, n) == 0;
+}
+
+/* Whether s[0..n) is n hex digits. */
+static bool all_hex(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+int commit_mail(const char *mail, size_t len, char id[COMMIT_ID_SIZE], char *subject, size_t ss)
+{
+	const char *p = mail, *end = mail + len;
+	bool in_headers = true, subj = false, diff = false;
+	size_t sl = 0;
+
+	id[0] = '\0';
+	if (ss)
+		subject[0] = '\0';
+	if (len > 45 && memcmp(mail, "From ", 5) == 0 && all_hex(mail + 5, 40) && mail[45] == ' ') {
+		for (int i = 0; i < 40; i++)
+			id[i] = (char)tolower((unsigned char)mail[5 + i]);
+		id[40] = '\0';
+	}
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *eol = nl ? nl : end;
+		const size_t n = (size_t)(eol - p);
+
+		if (in_headers && n == 0) {
+			in_headers = false;
+		} else if (in_headers && n > 8 && strncasecmp(p, "Subject:", 8) == 0) {
+			subj = true;
+			sl = (size_t)snprintf(subject, ss, "%.*s", (int)(n - 8), p + 8);
+		} else if (in_headers && subj && (*p == ' ' || *p == '\t') && sl < ss) {
+			sl += (size_t)snprintf(subject + sl, ss - sl, "%.*s", (int)n, p); /* a folded Subject */
+		} else if (in_headers && n) {
+			subj = false; /* another header: the Subject ended */
+		} else if (!in_headers &&
+			   ((n >= 11 && memcmp(p, "diff --git ", 11) == 0) || (n >= 4 && memcmp(p, "+++ ", 4) == 0))) {
+			diff = true;
+		}
+		p = eol + 1;
+	}
+	if (!ss || !subject[0] || !diff)
+		return -EINVAL;
+	{
+		/* blanks and "[PATCH 6.1 12/34]" tags off the front */
+		char *q = subject;
+
+		for (;;) {
+			q += strspn(q, " \t");
+			if (*q != '[' || !strchr(q, ']'))
+				break;
+			q = strchr(q, ']') + 1;
+		}
+		memmove(subject, q, strlen(q) + 1);
+	}
+	return subject[0] ? 0 : -EINVAL;
 }

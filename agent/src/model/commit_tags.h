@@ -27,5 +27,14 @@ int commit_upstream_id(const char *msg, size_t len, char id[COMMIT_ID_SIZE]);
  */
 size_t commit_fixes(const char *msg, size_t len, char (*ids)[COMMIT_ID_SIZE], size_t max);
 
+/*
+ * One mail of an mbox of patches (git format-patch, AUTOSEL's): the commit
+ * its "From <40 hex> Mon Sep 17 00:00:00 2001" line names into id ("" when
+ * none), its Subject (continuation lines joined, leading "[PATCH ...]"
+ * tags dropped) into subject. Returns 0, or -EINVAL when it has no Subject
+ * or holds no diff (a mail that is not a patch).
+ */
+int commit_mail(const char *mail, size_t len, char id[COMMIT_ID_SIZE], char *subject, size_t ss);
+
 /* Whether prefix (an abbreviated id, 8 hex digits or more) names the full id. */
 bool commit_id_names(const char *prefix, const char *id);
