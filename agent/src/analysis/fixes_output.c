@@ -57,11 +57,21 @@ void fixes_text(json_t *res, FILE *out)
 		fprintf(out, "no commit in %s says it fixes it (Fixes: %.12s)\n", s_of(res, "range"), s_of(u, "id"));
 		return;
 	}
-	fprintf(out, "fixed upstream in %s, oldest first (Fixes: naming it, then those fixing them):\n",
-		s_of(res, "range"));
+	if (json_is_true(json_object_get(res, "ranked")))
+		fprintf(out,
+			"candidates from %s: those naming it in Fixes:, then those touching its files, then the "
+			"rest, oldest first in each:\n",
+			s_of(res, "range"));
+	else
+		fprintf(out, "fixed upstream in %s, oldest first (Fixes: naming it, then those fixing them):\n",
+			s_of(res, "range"));
 	json_array_foreach(json_object_get(res, "fixes"), i, f) {
 		/* two lines a fix: a kernel subject is up to 75 columns, the terminal 100 */
-		fprintf(out, "  %.12s \"%s\"\n      Fixes: %.12s; ", s_of(f, "id"), s_of(f, "subject"), s_of(f, "of"));
+		if (json_object_get(f, "rank"))
+			fprintf(out, "  %.12s \"%s\"\n      %s; ", s_of(f, "id"), s_of(f, "subject"), s_of(f, "rank"));
+		else
+			fprintf(out, "  %.12s \"%s\"\n      Fixes: %.12s; ", s_of(f, "id"), s_of(f, "subject"),
+				s_of(f, "of"));
 		if (json_is_string(json_object_get(f, "in_stable")))
 			fprintf(out, "in the stable tree already, as %.12s\n", s_of(f, "in_stable"));
 		else

@@ -12,6 +12,7 @@
 #include "util/log.h"
 #include "util/macro.h"
 #include "util/output.h"
+#include "util/strv.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -38,14 +39,32 @@ static int mbox_candidates(const struct fixes_query *q, const char *mbox, const 
 	return *ret ? 0 : -ENOMEM;
 }
 
+static int fixes_main(int argc, char **argv, char ***paths);
+
 int cmd_fixes(int argc, char **argv)
 {
+	char **paths = NULL;
+	int r = fixes_main(argc, argv, &paths);
+
+	strv_free(paths);
+	return r;
+}
+
+static int fixes_main(int argc, char **argv, char ***pathsp)
+{
 	static const struct option opts[] = {
-		{ "tree", required_argument, NULL, 't' },  { "culprit", required_argument, NULL, 'c' },
-		{ "head", required_argument, NULL, 'H' },  { "upstream", required_argument, NULL, 'u' },
-		{ "range", required_argument, NULL, 'r' }, { "json", required_argument, NULL, 'j' },
-		{ "apply", required_argument, NULL, 'a' }, { "mbox", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },	   {},
+		{ "tree", required_argument, NULL, 't' },
+		{ "culprit", required_argument, NULL, 'c' },
+		{ "head", required_argument, NULL, 'H' },
+		{ "upstream", required_argument, NULL, 'u' },
+		{ "range", required_argument, NULL, 'r' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "apply", required_argument, NULL, 'a' },
+		{ "mbox", required_argument, NULL, 'm' },
+		{ "candidates", required_argument, NULL, 'C' },
+		{ "paths", required_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
 	};
 	struct fixes_query q = { 0 };
 	const char *json_out = NULL, *apply_dir = NULL, *mbox = NULL;
@@ -64,9 +83,16 @@ int cmd_fixes(int argc, char **argv)
 		case 'j': json_out = optarg; break;
 		case 'a': apply_dir = optarg; break;
 		case 'm': mbox = optarg; break;
+		case 'C': q.candidates = optarg; break;
+		case 'P':
+			strv_free(*pathsp);
+			*pathsp = strv_split(optarg, ",");
+			q.paths = *pathsp;
+			break;
 		case 'h':
 			printf("usage: fsagent fixes --tree STABLE --culprit REV --upstream TREE [--range RANGE]\n"
-			       "                     [--head REV] [--apply DIR] [--json FILE]\n"
+			       "                     [--head REV] [--candidates RANGE [--paths P,...]] [--apply DIR]\n"
+			       "                     [--json FILE]\n"
 			       "       fsagent fixes --tree STABLE --mbox FILE --apply DIR [--head REV] [--json FILE]\n"
 			       "The upstream commits that fix a stable tree's culprit: its upstream id (its\n"
 			       "message's 'commit <id> upstream.', '[ Upstream commit <id> ]' or '(cherry picked\n"
@@ -79,7 +105,10 @@ int cmd_fixes(int argc, char **argv)
 			       "after the candidates before it), keeping each patched revision as\n"
 			       "refs/fsagent/fixes/<id> and DIR/apply.json (run again, nothing is applied\n"
 			       "twice). With --mbox, the candidates are the mbox's patches (AUTOSEL's mails),\n"
-			       "in its order, applied with git am -3. --json FILE writes the answer (schema\n"
+			       "in its order, applied with git am -3. --candidates RANGE [--paths P,...] takes\n"
+			       "the upstream commits of RANGE (touching those paths) instead of the Fixes:\n"
+			       "search, ranked: those whose Fixes: names the culprit, then those touching its\n"
+			       "files, then the rest. --json FILE writes the answer (schema\n"
 			       "fsagent-fixes/1). Exit status: 0 a candidate found, 1 none (nothing upstream\n"
 			       "names it, or the stable tree has every fix), 2 bad usage or input (an unknown\n"
 			       "revision, a culprit with no upstream commit), 3 git or a write failed\n"

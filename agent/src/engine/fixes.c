@@ -8,6 +8,7 @@
 #include "engine/git.h"
 #include "model/commit_tags.h"
 #include "util/macro.h"
+#include "util/strv.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -117,12 +118,89 @@ static int resolve_range(const char *tree, const char *range, char out[2 * COMMI
 	return 0;
 }
 
+/* Whether any of the files the body of `git log --name-only` lists for a commit is one of files. */
+static bool touches(const char *names, char *const *files)
+{
+	char **v = strv_split(names, "\n");
+	bool yes = false;
+
+	for (char **f = v; f && *f && !yes; f++)
+		yes = **f && strv_contains(files, *f);
+	strv_free(v);
+	return yes;
+}
+
+/*
+ * The candidates of q->candidates (with q->paths), ranked (see fixes.h), as
+ * "fixes" entries; up is the culprit's upstream id, sha the culprit.
+ */
+static int ranked(const struct fixes_query *q, const char *sha, const char *up, struct record *st, long nst,
+		  json_t *fixes, int *candidates, char *err, size_t es)
+{
+	char resolved[2 * COMMIT_ID_SIZE + 2];
+	const char *args[40] = { "log", "--reverse", "--format=%x1e%H%x1f%s%x1f%B%x1d", "--name-only", resolved, "--" };
+	const char *sargs[] = { "show", "--format=", "--name-only", sha, NULL };
+	_cleanup_free_ char *log = NULL, *own = NULL;
+	char **files;
+	json_t *rank[3];
+	size_t n = 6;
+	int r;
+
+	if ((r = resolve_range(q->upstream, q->candidates, resolved, err, es)) < 0)
+		return r == -ENOENT ? -EINVAL : r;
+	for (char *const *p = q->paths; p && *p && n < ARRAY_SIZE(args) - 1; p++)
+		args[n++] = *p;
+	args[n] = NULL;
+	if ((r = log_of(q->upstream, args, &log, err, es)) < 0 || (r = log_of(q->stable, sargs, &own, err, es)) < 0)
+		return r;
+	files = strv_split(own ? own : "", "\n");
+	for (int k = 0; k < 3; k++)
+		rank[k] = json_array();
+	/* each commit: RS id US subject US body GS names */
+	for (char *c = strtok(log ? log : (char *)"", "\x1e"); c; c = strtok(NULL, "\x1e")) {
+		char *u1 = strchr(c, '\x1f'), *u2 = u1 ? strchr(u1 + 1, '\x1f') : NULL,
+		     *gs = u2 ? strchr(u2 + 1, '\x1d') : NULL;
+		char ids[FIXES_MAX][COMMIT_ID_SIZE];
+		json_t *named = json_array();
+		const char *have, *of = NULL;
+		size_t k;
+		int rk;
+
+		if (!gs) {
+			json_decref(named);
+			continue;
+		}
+		*u1 = *u2 = *gs = '\0';
+		k = commit_fixes(u2 + 1, strlen(u2 + 1), ids, FIXES_MAX);
+		for (size_t j = 0; j < k && j < FIXES_MAX; j++) {
+			json_array_append_new(named, json_string(ids[j]));
+			if (!of && commit_id_names(ids[j], up))
+				of = up;
+		}
+		rk = of ? 0 : touches(gs + 1, files) ? 1 : 2;
+		have = in_stable(st, nst, c);
+		*candidates += !have;
+		json_array_append_new(rank[rk], json_pack("{s:s, s:s, s:o, s:s?, s:o, s:s}", "id", c, "subject", u1 + 1,
+							  "fixes", named, "of", of, "in_stable",
+							  have ? json_string(have) : json_null(), "rank",
+							  rk == 0   ? "fixes it"
+							  : rk == 1 ? "touches its files"
+								    : "other"));
+	}
+	for (int k = 0; k < 3; k++) {
+		json_array_extend(fixes, rank[k]);
+		json_decref(rank[k]);
+	}
+	strv_free(files);
+	return 0;
+}
+
 int fixes_find(const struct fixes_query *q, json_t **ret, char *err, size_t es)
 {
 	char sha[COMMIT_ID_SIZE], head[COMMIT_ID_SIZE], up[COMMIT_ID_SIZE], resolved[2 * COMMIT_ID_SIZE + 2];
 	_cleanup_free_ char *msg = NULL, *subj = NULL, *usubj = NULL, *log = NULL, *slog = NULL, *after = NULL;
 	struct record *rec = NULL, *st = NULL;
-	const char *how = NULL, *range = q->range ? q->range : "HEAD";
+	const char *how = NULL, *range = q->candidates ? q->candidates : q->range ? q->range : "HEAD";
 	long n, nst;
 	json_t *fixes, *found;
 	bool *taken = NULL;
@@ -152,8 +230,8 @@ int fixes_find(const struct fixes_query *q, json_t **ret, char *err, size_t es)
 			return -EINVAL;
 		}
 	}
-	/* every upstream commit of the range with a Fixes: line, newest first */
-	{
+	/* every upstream commit of the range with a Fixes: line, newest first (unless the candidates are given) */
+	if (!q->candidates) {
 		const char *a[] = { "log",    "-i", "--grep=^[[:space:]]*fixes:", "--format=%H%x1f%s%x1f%B%x1e",
 				    resolved, NULL };
 
@@ -179,7 +257,15 @@ int fixes_find(const struct fixes_query *q, json_t **ret, char *err, size_t es)
 	found = json_array();
 	json_array_append_new(found, json_string(up));
 	fixes = json_array();
-	for (bool more = true; more;) {
+	if (q->candidates && (r = ranked(q, sha, up, st, nst, fixes, &candidates, err, es)) < 0) {
+		json_decref(found);
+		json_decref(fixes);
+		free(rec);
+		free(st);
+		free(taken);
+		return r;
+	}
+	for (bool more = !q->candidates; more;) {
 		more = false;
 		for (long i = n - 1; i >= 0; i--) { /* oldest first */
 			char ids[FIXES_MAX][COMMIT_ID_SIZE];
@@ -218,6 +304,8 @@ int fixes_find(const struct fixes_query *q, json_t **ret, char *err, size_t es)
 			 "culprit", "sha", sha, "subject", subj ? strtok(subj, "\n") ?: "" : "", "upstream", "id", up,
 			 "subject", usubj ? strtok(usubj, "\n") ?: "" : "", "how", how, "head", head, "range", range,
 			 "fixes", fixes, "candidates", candidates);
+	if (*ret && q->candidates)
+		json_object_set_new(*ret, "ranked", json_true());
 	json_decref(found);
 	free(rec);
 	free(st);

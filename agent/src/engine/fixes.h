@@ -19,6 +19,14 @@ struct fixes_query {
 	const char *head;     /* the stable revision that fails (default HEAD) */
 	const char *upstream; /* the upstream tree */
 	const char *range;    /* the upstream revisions searched (default its HEAD) */
+	/*
+	 * Or the candidates themselves: the upstream commits of this range (a
+	 * REV, A..B; with paths, those touching them), ranked: those whose
+	 * Fixes: names the culprit first, then those touching its files, then
+	 * the rest, oldest first in each.
+	 */
+	const char *candidates;
+	char *const *paths; /* NULL-ended, or NULL */
 };
 
 /*
@@ -26,7 +34,8 @@ struct fixes_query {
  * upstream {id, subject, how}, head (the failing revision, a full id), range, fixes [{id, subject, fixes: [the ids
  * its Fixes: lines name], of: the found id it fixes, in_stable: the stable
  * commit that has it, or null}], candidates (how many are not in the stable
- * tree). Returns 0, -EINVAL (bad input, err says which: an unknown revision,
+ * tree). With candidates, fixes are those commits, each with its rank
+ * ("fixes it", "touches its files", "other"). Returns 0, -EINVAL (bad input, err says which: an unknown revision,
  * a culprit that names no upstream commit the upstream tree has), or -errno.
  */
 int fixes_find(const struct fixes_query *q, json_t **ret, char *err, size_t es);
