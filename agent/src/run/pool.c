@@ -251,7 +251,7 @@ int pool_make(struct runner_pool *p, const char *root, const char *config, unsig
 {
 	_cleanup_free_ char *text = NULL;
 	struct source src;
-	char base[PATH_MAX];
+	char base[PATH_MAX], abs[PATH_MAX];
 	int r;
 
 	memset(p, 0, sizeof(*p));
@@ -264,12 +264,17 @@ int pool_make(struct runner_pool *p, const char *root, const char *config, unsig
 			snprintf(err + strlen(err), errsize - strlen(err), ": such a config needs the machine alone");
 		return r > 0 ? -EINVAL : r;
 	}
-	if (snprintf(base, sizeof(base), "%s/%s", root, config) >= (int)sizeof(base))
-		return -ENAMETOOLONG;
 	r = fits(root, n, &src, err, errsize);
 	if (r < 0)
 		return r;
-	for (char *s = base + strlen(root) + 1; *s; s++)
+	/* absolute: check runs in the fstests tree, and reads its runner's config from there */
+	if (!realpath(root, abs)) {
+		snprintf(err, errsize, "'%s': %s", root, strerror(errno));
+		return -errno;
+	}
+	if (snprintf(base, sizeof(base), "%s/%s", abs, config) >= (int)sizeof(base))
+		return -ENAMETOOLONG;
+	for (char *s = base + strlen(abs) + 1; *s; s++)
 		*s = *s == '/' ? '_' : *s;
 	p->slots = calloc(n, sizeof(*p->slots));
 	if (!p->slots)
