@@ -335,7 +335,8 @@ static int confirm_alone(struct queue *q, const struct runner_pool *alone, struc
 				 tests[i].beside && tests[i].beside[0] ? tests[i].beside : "tests that had ended");
 			test_result_release(&tests[i]);
 		}
-	log_info("%zu tests failed on a kernel report that named no device beside others: each again alone", k);
+	log_info("%zu test%s failed on a kernel report that named no device beside others: each again alone", k,
+		 k == 1 ? "" : "s");
 	q->expect = NULL;
 	q->confirming = true;
 	r = run_queue(q, alone, again, k);
@@ -382,9 +383,9 @@ int parallel_run(const struct runner_opts *base, const struct runner_pool *pool,
 		free(held);
 	}
 	if (r == 0 && head + par < n && all_done(tests, head + par)) {
-		log_info("serial tail: %zu tests that cannot share the machine (group " SELECT_SERIAL_GROUP
+		log_info("serial tail: %zu test%s that cannot share the machine (group " SELECT_SERIAL_GROUP
 			 " or machine-wide), one at a time",
-			 n - head - par);
+			 n - head - par, n - head - par == 1 ? "" : "s");
 		q.expect = pq->expect ? pq->expect + head + par : NULL;
 		r = run_queue(&q, &alone, tests + head + par, n - head - par);
 	}
