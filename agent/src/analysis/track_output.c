@@ -27,6 +27,28 @@ static void esc(FILE *out, const char *s)
 	markup_escape(out, s);
 }
 
+/* A culprit's upstream fix (fsagent track --upstream), when it was looked for. */
+static void fix_html(FILE *out, json_t *fx)
+{
+	json_t *fix = json_object_get(fx, "fix"), *a = json_object_get(fix, "apply");
+
+	if (!fx)
+		return;
+	fputs("<div class=\"fix\">", out);
+	if (json_is_object(fix)) {
+		fprintf(out, "fixed upstream by <code>%.12s</code> ", s_of(fix, "id"));
+		esc(out, s_of(fix, "subject"));
+		fputs(streq(s_of(a, "verdict"), "applies")	   ? " (applies cleanly)"
+		      : streq(s_of(a, "verdict"), "applies after") ? " (applies after other candidates)"
+								   : " (does not apply)",
+		      out);
+	} else {
+		fputs("no upstream fix: ", out);
+		esc(out, s_of(fx, "why"));
+	}
+	fputs("</div>", out);
+}
+
 /* A link to the page at rv's path + rel, its text escaped. */
 static void page_link(FILE *out, json_t *rv, const char *rel, const char *text)
 {
@@ -63,6 +85,7 @@ static void regressions(FILE *out, json_t *rv)
 				fprintf(out, "%s<code>%.12s</code> ", k ? ", " : "", s_of(c, "sha"));
 				esc(out, s_of(c, "subject"));
 			}
+			fix_html(out, json_object_get(b, "fixes"));
 		} else {
 			esc(out, s_of(b, "verdict"));
 			if (*s_of(b, "why")) {

@@ -14,7 +14,8 @@
 static void usage(void)
 {
 	printf("usage: fsagent track --dir DIR [--git TREE (--tags PATTERN | --branch BRANCH) [--start REV]\n"
-	       "                     --plan PLAN] --build CMD [--probe CMD] [--notify CMD] [--fetch]\n"
+	       "                     --plan PLAN] --build CMD [--probe CMD [--upstream TREE]] [--notify CMD]\n"
+	       "                     [--fetch]\n"
 	       "                     [--interval SECONDS] [--once] [--no-soak] [--stop-file FILE]\n"
 	       "                     [qualify's --alpha --min-rate --miss --rounds (5 here) --baseline-runs\n"
 	       "                      --max-runs --budget --jobs] [--bisect-max-runs N]\n"
@@ -30,8 +31,10 @@ static void usage(void)
 	       "fsagent qualify does (RUNNER is its runner, with FSAGENT_QUALIFY_KERNEL the side's\n"
 	       "kernel directory; the baseline's earlier runs count, so its kernel runs again only\n"
 	       "for the tests that want more), every regression bisected between the two with\n"
-	       "--probe CMD (fsagent bisect's probe, as a shell command line), then the baseline moves\n"
-	       "on. A revision that cannot be built (or not within --build-timeout seconds, 14400;\n"
+	       "--probe CMD (fsagent bisect's probe, as a shell command line), with --upstream TREE\n"
+	       "each culprit's upstream fix looked for there and applied to the revision (fsagent\n"
+	       "fixes --apply), then the baseline moves on. A revision that cannot be built (or not within "
+	       "--build-timeout seconds, 14400;\n"
 	       "0: no limit) is recorded and skipped. While none waits, the\n"
 	       "baseline soaks (unless --no-soak): RUNNER with FSAGENT_QUALIFY_SIDE=soak runs PLAN in\n"
 	       "random order, a boot at a time, each boot's seed recorded; its runs count as the\n"
@@ -62,6 +65,7 @@ int cmd_track(int argc, char **argv)
 		{ "plan", required_argument, NULL, 'p' },
 		{ "build", required_argument, NULL, 'b' },
 		{ "probe", required_argument, NULL, 'P' },
+		{ "upstream", required_argument, NULL, 'F' },
 		{ "notify", required_argument, NULL, 'N' },
 		{ "fetch", no_argument, NULL, 'f' },
 		{ "interval", required_argument, NULL, 'i' },
@@ -102,6 +106,7 @@ int cmd_track(int argc, char **argv)
 		case 'p': t.plan = optarg; break;
 		case 'b': t.build = optarg; break;
 		case 'P': t.probe = optarg; break;
+		case 'F': t.upstream = optarg; break;
 		case 'N': t.notify = optarg; break;
 		case 'f': t.fetch = true; break;
 		case 'o': t.once = true; break;

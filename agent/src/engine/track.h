@@ -58,6 +58,8 @@ int track_look(struct track_state *s);
 int track_build(struct track_state *s, json_t *rv);
 int track_qualify(struct track_state *s, json_t *rv, json_t *base);
 int track_bisect(struct track_state *s, json_t *rv);
+/* With --upstream: each found culprit's upstream fix, applied to rv (track_fixes.c). */
+int track_fixes(struct track_state *s, json_t *rv);
 /* One soak boot of rv's kernel. */
 int track_soak(struct track_state *s, json_t *rv);
 /*

@@ -44,7 +44,7 @@ static int take_rev(struct track_state *s, json_t *rv)
 			return r;
 	}
 	if (streq(track_str(rv, "state"), "qualified")) {
-		if ((r = track_bisect(s, rv)) < 0)
+		if ((r = track_bisect(s, rv)) < 0 || (r = track_fixes(s, rv)) < 0)
 			return r;
 		if ((r = track_append(s, json_pack("{s:s, s:s}", "event", "done", "sha", track_str(rv, "sha")))) < 0)
 			return r;

@@ -41,6 +41,7 @@ struct track_run {
 	const char *build;		   /* a shell command line */
 	char *const *runner;
 	const char *probe;	     /* a shell command line; NULL: regressions are not bisected */
+	const char *upstream;	     /* the upstream tree where a culprit's fix is looked for, or NULL */
 	const char *notify;	     /* a shell command line run after each revision, or NULL */
 	unsigned notify_timeout;     /* its seconds at most (0: no limit) */
 	unsigned long probe_timeout; /* a bisection probe call's seconds at most (0: no limit) */

@@ -163,6 +163,15 @@ static void take(struct track_state *s, json_t *ev)
 		json_object_del(b, "event");
 		json_object_del(b, "sha");
 		json_array_append_new(json_object_get(r, "bisections"), b);
+	} else if (streq(e, "fixes")) {
+		json_t *b;
+		size_t i;
+
+		/* on its bisection, the last one of that config and test */
+		json_array_foreach(json_object_get(r, "bisections"), i, b)
+			if (streq(track_str(b, "config"), track_str(ev, "config")) &&
+			    streq(track_str(b, "test"), track_str(ev, "test")))
+				json_object_set(b, "fixes", json_object_get(ev, "fixes"));
 	} else if (streq(e, "soaked")) {
 		take_soak(r, ev);
 	} else if (streq(e, "done")) {
@@ -233,7 +242,7 @@ static int write_status(struct track_state *s)
  */
 static const char *bad_event(struct track_state *s, json_t *ev, const char **key)
 {
-	static const char *const events[] = { "seen",	"built", "unbuildable", "qualified", "bisected",
+	static const char *const events[] = { "seen",	"built", "unbuildable", "qualified", "bisected", "fixes",
 					      "soaked", "done",	 "notified",	"moved",     NULL };
 	const char *e = track_str(ev, "event");
 	bool seen = streq(e, "seen");

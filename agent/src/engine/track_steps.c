@@ -429,6 +429,29 @@ int track_soak(struct track_state *s, json_t *rv)
 					 utctime_monotonic() - t0, "exit", status, "runs", runs, "failures", found));
 }
 
+/* A bisection's upstream fix in words (track_fixes.c), when it was looked for. */
+static void fix_text(FILE *f, json_t *b)
+{
+	json_t *fx = json_object_get(b, "fixes"), *fix = json_object_get(fx, "fix"), *a = json_object_get(fix, "apply");
+	const char *v = track_str(a, "verdict");
+	size_t after = json_array_size(json_object_get(a, "after"));
+
+	if (!fx)
+		return;
+	if (!json_is_object(fix)) {
+		fprintf(f, "    no upstream fix: %s\n", track_str(fx, "why"));
+		return;
+	}
+	fprintf(f, "    fixed upstream by %.12s \"%s\" (Fixes: %.12s), ", track_str(fix, "id"),
+		track_str(fix, "subject"), track_str(fix, "of"));
+	if (streq(v, "applies"))
+		fputs("applies cleanly\n", f);
+	else if (streq(v, "applies after"))
+		fprintf(f, "applies after %zu other candidate%s\n", after, after == 1 ? "" : "s");
+	else
+		fprintf(f, "does not apply: %s\n", track_str(a, "reason"));
+}
+
 /* The revision in words, for the terminal and --notify. */
 char *track_summary(json_t *rv)
 {
@@ -458,6 +481,7 @@ char *track_summary(json_t *rv)
 			fprintf(f, " %.12s \"%s\"%s", track_str(cu, "sha"), track_str(cu, "subject"),
 				json_array_size(json_object_get(b, "culprits")) > 1 ? " (or a commit next to it)" : "");
 		fputc('\n', f);
+		fix_text(f, b);
 	}
 	fclose(f);
 	return text;

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The watch finds the fix (issue 36's sibling, issue 35's fourth part): for
+ * each bisection of a revision that named its culprit, with --upstream, the
+ * upstream commits that fix the culprit (engine/fixes.h), applied to the
+ * revision (engine/fixes_apply.h), the first that applies recorded on the
+ * bisection as its "fix" (a "fixes" event), for the row and the
+ * notification.
+ */
+#include "engine/fixes.h"
+#include "engine/fixes_apply.h"
+#include "engine/track.h"
+#include "util/fileio.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The first candidate of fixes that applies, else the first one; NULL for none. */
+static json_t *first_applying(json_t *fixes)
+{
+	json_t *f, *first = NULL;
+	size_t i;
+
+	json_array_foreach(fixes, i, f) {
+		if (!json_is_null(json_object_get(f, "in_stable")))
+			continue;
+		if (!first)
+			first = f;
+		if (!streq(track_str(json_object_get(f, "apply"), "verdict"), "cannot apply"))
+			return f;
+	}
+	return first;
+}
+
+int track_fixes(struct track_state *s, json_t *rv)
+{
+	json_t *b;
+	size_t i;
+
+	if (!s->in->upstream)
+		return 0;
+	json_array_foreach(json_object_get(rv, "bisections"), i, b) {
+		const char *culprit = track_str(json_array_get(json_object_get(b, "culprits"), 0), "sha");
+		struct fixes_query q = { .stable = s->in->tree,
+					 .culprit = culprit,
+					 .head = track_str(rv, "sha"),
+					 .upstream = s->in->upstream };
+		char fdir[PATH_MAX], err[1024] = "";
+		json_auto_t *res = NULL;
+		json_t *fix = NULL;
+		json_int_t n = 0;
+		int r;
+
+		if (!streq(track_str(b, "verdict"), "found") || json_object_get(b, "fixes"))
+			continue;
+		if ((r = fileio_pathf(fdir, "%s/fixes-%zu", track_str(rv, "dir"), i)) < 0)
+			return r;
+		track_say("looking for %.12s's fix in %s\n", culprit, s->in->upstream);
+		r = fixes_find(&q, &res, err, sizeof(err));
+		if (r == 0 && (n = json_integer_value(json_object_get(res, "candidates"))) > 0) {
+			const struct fixes_apply_opts ao = { .stable = s->in->tree,
+							     .head = track_str(res, "head"),
+							     .upstream = s->in->upstream,
+							     .dir = fdir };
+
+			r = fixes_apply(&ao, json_object_get(res, "fixes"), err, sizeof(err));
+			fix = r == 0 ? first_applying(json_object_get(res, "fixes")) : NULL;
+		}
+		if (r < 0 && r != -EINVAL) {
+			log_err("track: the fix of %.12s: %s", culprit, *err ? err : strerror(-r));
+			return -EIO;
+		}
+		if (r == 0 && !n)
+			snprintf(err, sizeof(err), "%s",
+				 json_array_size(json_object_get(res, "fixes"))
+					 ? "the stable tree has every upstream fix of it"
+					 : "no upstream commit says it fixes it");
+		r = track_append(s, json_pack("{s:s, s:s, s:O, s:O, s:{s:O?, s:s?, s:I, s:s?, s:s}}", "event", "fixes",
+					      "sha", track_str(rv, "sha"), "config", json_object_get(b, "config"),
+					      "test", json_object_get(b, "test"), "fixes", "fix", fix, "why",
+					      fix ? NULL : err, "candidates", n, "upstream_id",
+					      res ? track_str(json_object_get(res, "upstream"), "id") : NULL, "dir",
+					      fdir));
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
