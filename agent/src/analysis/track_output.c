@@ -85,7 +85,6 @@ static void regressions(FILE *out, json_t *rv)
 				fprintf(out, "%s<code>%.12s</code> ", k ? ", " : "", s_of(c, "sha"));
 				esc(out, s_of(c, "subject"));
 			}
-			fix_html(out, json_object_get(b, "fixes"));
 		} else {
 			esc(out, s_of(b, "verdict"));
 			if (*s_of(b, "why")) {
@@ -100,6 +99,9 @@ static void regressions(FILE *out, json_t *rv)
 			page_link(out, rv, rel, "bisection");
 			fputc(')', out);
 		}
+		/* its upstream fix under the culprit, in the words of a note, not the regression's red */
+		if (b)
+			fix_html(out, json_object_get(b, "fixes"));
 		/* how it failed on the candidate, first, and the file to read */
 		if (*s_of(g, "why")) {
 			const char *a = s_of(g, "artifact");
@@ -337,7 +339,8 @@ void track_html(json_t *doc, FILE *out)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>fsagent-watch</title>\n"
 	      "<style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{padding:2px 8px;"
 	      "border-bottom:1px solid #ddd;text-align:left;vertical-align:top}td.v-regression,.regression,.new"
-	      "{color:#c00;font-weight:bold}.how,.step{color:#444;font-weight:normal;font-size:90%}td.v-cannot-build{"
+	      "{color:#c00;font-weight:bold}.how,.step,.fix{color:#444;font-weight:normal;font-size:90%}td.v-cannot-"
+	      "build{"
 	      "color:#"
 	      "a60}.h-regression{background:#f6c9c4}.h-failed{background:#fbe5b0}.h-pass{background:#d8eed9}"
 	      ".h-none{background:#f4f4f4}.h-soak{font-size:90%}#history td,.t{white-space:nowrap}</style></head>"
