@@ -15,10 +15,15 @@
 #include <string.h>
 #include <unistd.h>
 
-int git_capture(const char *tree, const char *const *args, char **out, char *err, size_t es)
+/*
+ * git -C tree args...: its stdout into *out and its stderr into *errtext,
+ * or both into *out when errtext is NULL (a change's messages, read in the
+ * order git wrote them). Returns git's exit status or -errno; what was
+ * read stays the caller's either way.
+ */
+static int run_git(const char *tree, const char *const *args, char **out, char **errtext)
 {
 	const char *argv[32] = { "git", "-C", tree };
-	_cleanup_free_ char *errtext = NULL;
 	struct proc p = PROC_INIT;
 	int o[2] = { -1, -1 }, e[2] = { -1, -1 }, r;
 	size_t n = 3;
@@ -26,36 +31,28 @@ int git_capture(const char *tree, const char *const *args, char **out, char *err
 	for (const char *const *a = args; *a && n < ARRAY_SIZE(argv) - 1; a++)
 		argv[n++] = *a;
 	argv[n] = NULL;
-	if (err && es)
-		err[0] = '\0';
-	if (pipe2(o, O_CLOEXEC) < 0 || pipe2(e, O_CLOEXEC) < 0) {
+	if (pipe2(o, O_CLOEXEC) < 0 || (errtext && pipe2(e, O_CLOEXEC) < 0)) {
 		r = -errno;
 		goto out;
 	}
 	p.argv = argv;
 	p.stdout_fd = o[1];
-	p.stderr_fd = e[1];
+	p.stderr_fd = errtext ? e[1] : o[1];
 	r = proc_start(&p);
 	close(o[1]);
-	close(e[1]);
+	if (e[1] >= 0)
+		close(e[1]);
 	o[1] = e[1] = -1;
 	if (r < 0)
 		goto out;
 	/* git's stderr is short: its stdout is read first, then its stderr */
 	r = fileio_read_fd(o[0], out, NULL);
-	if (fileio_read_fd(e[0], &errtext, NULL) == 0 && err && es) {
-		size_t k = strcspn(errtext, "\n");
-
-		snprintf(err, es, "%.*s", (int)k, errtext);
-	}
+	if (errtext)
+		fileio_read_fd(e[0], errtext, NULL);
 	if (proc_wait(&p, -1) == 0 && r == 0)
 		r = p.status;
 	else if (r == 0)
 		r = -ECHILD;
-	if (r != 0 && *out) {
-		free(*out);
-		*out = NULL;
-	}
 	proc_release(&p);
 out:
 	for (int i = 0; i < 2; i++) {
@@ -63,6 +60,20 @@ out:
 			close(o[i]);
 		if (e[i] >= 0)
 			close(e[i]);
+	}
+	return r;
+}
+
+int git_capture(const char *tree, const char *const *args, char **out, char *err, size_t es)
+{
+	_cleanup_free_ char *errtext = NULL;
+	int r = run_git(tree, args, out, &errtext);
+
+	if (err && es)
+		snprintf(err, es, "%.*s", errtext ? (int)strcspn(errtext, "\n") : 0, errtext ? errtext : "");
+	if (r != 0 && *out) {
+		free(*out);
+		*out = NULL;
 	}
 	return r;
 }
@@ -90,35 +101,12 @@ static void failure_line(const char *text, char *said, size_t ss)
 
 int git_try(const char *tree, const char *const *args, char *said, size_t ss)
 {
-	const char *argv[32] = { "git", "-C", tree };
 	_cleanup_free_ char *text = NULL;
-	struct proc p = PROC_INIT;
-	int o[2] = { -1, -1 }, r;
-	size_t n = 3;
+	int r = run_git(tree, args, &text, NULL);
 
-	for (const char *const *a = args; *a && n < ARRAY_SIZE(argv) - 1; a++)
-		argv[n++] = *a;
-	argv[n] = NULL;
 	said[0] = '\0';
-	if (pipe2(o, O_CLOEXEC) < 0)
-		return -errno;
-	p.argv = argv;
-	p.stdout_fd = p.stderr_fd = o[1];
-	r = proc_start(&p);
-	close(o[1]);
-	if (r < 0) {
-		close(o[0]);
-		return r;
-	}
-	r = fileio_read_fd(o[0], &text, NULL);
-	close(o[0]);
-	if (proc_wait(&p, -1) == 0 && r == 0)
-		r = p.status;
-	else if (r == 0)
-		r = -ECHILD;
 	if (r != 0 && text)
 		failure_line(text, said, ss);
-	proc_release(&p);
 	return r;
 }
 

@@ -118,7 +118,6 @@ static int read_source(struct source *src, char **text, const char *host_options
 		snprintf(err, es, "read '%s' failed: %s", host_options, strerror(-r));
 		return r;
 	}
-	src->text = *text;
 	if (runner_config_get(*text, section, "FSTYP", src->fstype, sizeof(src->fstype)) < 0)
 		snprintf(src->fstype, sizeof(src->fstype), "xfs"); /* check's default */
 	if (runner_config_get(*text, section, "MKFS_OPTIONS", src->mkfs, sizeof(src->mkfs)) < 0)
