@@ -12,6 +12,7 @@
 #include "analysis/compare.h"
 #include "engine/git.h"
 #include "engine/job.h"
+#include "engine/probe.h"
 #include "engine/jsonl.h"
 #include "engine/statedir.h"
 #include "model/result.h"
@@ -93,57 +94,20 @@ static int build(struct bisect_state *s, size_t i, char *kdir)
 	return r < 0 ? r : status != 0;
 }
 
-/*
- * The named tests' runs and failures in a probe's bundles: 0, -ENOENT (none),
- * or -errno (logged, named). With how, the first failure's why and its
- * artifact (relative to the bisection's directory) as {why, artifact}, or
- * NULL when none failed.
- */
+/* The probe as this bisection calls it: its line's tests and config, its directory. */
+static struct probe the_probe(const struct bisect_state *s)
+{
+	return (struct probe){ .argv = s->in->probe,
+			       .tests = json_object_get(s->line, "tests"),
+			       .config = json_string_value(json_object_get(s->line, "config")),
+			       .dir = s->in->dir };
+}
+
 static int count_bundles(struct bisect_state *s, const char *res, unsigned *runs, unsigned *fails, json_t **how)
 {
-	struct compare *cmp = NULL;
-	char err[1024] = "";
-	json_t *doc, *t;
-	size_t i;
-	int r = compare_new(&cmp);
+	struct probe p = the_probe(s);
 
-	*runs = *fails = 0;
-	if (r < 0)
-		return r;
-	r = compare_add(cmp, SIDE_CANDIDATE, res, err, sizeof(err));
-	if (r < 0) {
-		if (r != -ENOENT)
-			log_err("the probe's results: %s", err);
-		compare_free(cmp);
-		return r;
-	}
-	doc = compare_result(cmp, 0.01);
-	compare_free(cmp);
-	if (!doc)
-		return -ENOMEM;
-	json_array_foreach(json_object_get(doc, "tests"), i, t) {
-		json_t *tests = json_object_get(s->line, "tests"), *name;
-		size_t k;
-
-		if (!streq(compare_str(t, "config"), json_string_value(json_object_get(s->line, "config"))))
-			continue;
-		json_array_foreach(tests, k, name)
-			if (streq(compare_str(t, "test"), json_string_value(name))) {
-				json_t *cand = json_object_get(t, "candidate");
-				const char *art = compare_str(cand, "artifact");
-				size_t dl = strlen(s->in->dir);
-
-				*runs += (unsigned)compare_num(cand, "runs");
-				*fails += (unsigned)compare_num(cand, "failures");
-				if (!how || *how || !compare_num(cand, "failures") || !*compare_str(cand, "why"))
-					continue;
-				/* the page beside DIR links it: the path under DIR */
-				art = !strncmp(art, s->in->dir, dl) && art[dl] == '/' ? art + dl + 1 : "";
-				*how = json_pack("{s:s, s:s}", "why", compare_str(cand, "why"), "artifact", art);
-			}
-	}
-	json_decref(doc);
-	return 0;
+	return probe_count(&p, res, runs, fails, how);
 }
 
 /* A call's seconds at most: limit (--probe-timeout, --build-timeout), or what --max-time leaves when less (*by_time).
@@ -161,57 +125,20 @@ static unsigned long call_limit(const struct bisect_state *s, unsigned long limi
 }
 
 /*
- * One call of the probe in probe directory pdir, asked for runs runs. Returns its exit status (logged when not
- * 0, 1, 125), -ETIME (stopped at its limit, *by_time: the one --max-time set) or -errno.
+ * One call of the probe in probe directory pdir, asked for runs runs. Returns its exit status, -ETIME (stopped at its
+ * limit, *by_time: the one --max-time set) or -errno.
  */
 static int call_probe(struct bisect_state *s, size_t i, const char *kdir, const struct bisect_step *st, unsigned runs,
 		      const char *pdir, bool *by_time)
 {
-	char res[PATH_MAX], log[PATH_MAX];
-	_cleanup_free_ char *tests = NULL;
-	char *e[10] = { NULL };
-	const char *config = json_string_value(json_object_get(s->line, "config"));
-	char **tv = NULL;
-	size_t k;
-	json_t *v;
-	int r, status;
+	struct probe p = the_probe(s);
+	int r = probe_call(&p, bisect_runs_sha(s, i), kdir, runs, st->stop_at_fail, pdir,
+			   call_limit(s, s->in->probe_timeout, by_time));
 
-	json_array_foreach(json_object_get(s->line, "tests"), k, v)
-		strv_push(&tv, json_string_value(v));
-	tests = strv_join(tv, ' ');
-	strv_free(tv);
-	if ((r = fileio_pathf(res, "%s/results", pdir)) < 0 || (r = fileio_pathf(log, "%s/log", pdir)) < 0 ||
-	    (r = fileio_mkdir_p(res)) < 0)
-		return r;
-	if (!tests || asprintf(&e[0], "FSAGENT_BISECT_COMMIT=%s", bisect_runs_sha(s, i)) < 0 ||
-	    asprintf(&e[1], "FSAGENT_BISECT_KERNEL=%s", kdir) < 0 ||
-	    asprintf(&e[2], "FSAGENT_BISECT_TESTS=%s", tests) < 0 ||
-	    asprintf(&e[3], "FSAGENT_BISECT_CONFIG=%s", config) < 0 ||
-	    asprintf(&e[4], "FSAGENT_BISECT_RUNS=%u", runs) < 0 ||
-	    asprintf(&e[5], "FSAGENT_BISECT_STOP=%d", st->stop_at_fail) < 0 ||
-	    asprintf(&e[6], "FSAGENT_BISECT_RESULTS=%s", res) < 0 ||
-	    asprintf(&e[7], "FSAGENT_REDUCE_TESTS=%s", tests) < 0 ||
-	    asprintf(&e[8], "FSAGENT_REDUCE_CONFIG=%s", config) < 0)
-		r = -ENOMEM;
-	else {
-		char echo[64];
-
-		snprintf(echo, sizeof(echo), "  probe of %.12s: ", bisect_runs_sha(s, i));
-		r = job_run_echo(s->in->probe, (const char *const *)e, log,
-				 (unsigned)call_limit(s, s->in->probe_timeout, by_time), echo, false, &status);
-	}
-	for (size_t n = 0; n < ARRAY_SIZE(e); n++)
-		free(e[n]);
 	if (r == -ETIME)
-		printf("  %.12s: the probe was stopped at %s (its log: %s)\n", bisect_runs_sha(s, i),
-		       *by_time ? "what --max-time left" : "--probe-timeout", log);
-	if (r < 0)
-		return r;
-	if (status != 0 && status != 1 && status != 125)
-		log_err("the probe exited %d at %.12s (0: passed, 1: failed, 125: cannot test); its log: %s. Run "
-			"fsagent bisect again to go on",
-			status, bisect_runs_sha(s, i), log);
-	return status;
+		printf("  %.12s: the probe was stopped at %s (its log: %s/log)\n", bisect_runs_sha(s, i),
+		       *by_time ? "what --max-time left" : "--probe-timeout", pdir);
+	return r;
 }
 
 /* What a probe directory was made for, before the probe runs: a stop leaves it to recover(). */
