@@ -52,8 +52,7 @@ double qualify_z(double p)
 	return (lo + hi) / 2;
 }
 
-/* Wilson's score interval for f of n at z. */
-static void wilson(uint64_t f, uint64_t n, double z, double *lo, double *hi)
+void qualify_wilson(uint64_t f, uint64_t n, double z, double *lo, double *hi)
 {
 	double p = (double)f / (double)n, z2 = z * z, d = 1 + z2 / (double)n;
 	double c = (p + z2 / (2.0 * (double)n)) / d;
@@ -74,8 +73,8 @@ void qualify_diff_interval(uint64_t fb, uint64_t rb, uint64_t fk, uint64_t rk, d
 	}
 	pb = (double)fb / (double)rb;
 	pk = (double)fk / (double)rk;
-	wilson(fb, rb, z, &lb, &ub);
-	wilson(fk, rk, z, &lk, &uk);
+	qualify_wilson(fb, rb, z, &lb, &ub);
+	qualify_wilson(fk, rk, z, &lk, &uk);
 	*lo = pk - pb - sqrt((pk - lk) * (pk - lk) + (ub - pb) * (ub - pb));
 	*hi = pk - pb + sqrt((uk - pk) * (uk - pk) + (pb - lb) * (pb - lb));
 }

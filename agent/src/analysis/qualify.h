@@ -73,6 +73,9 @@ unsigned qualify_clean_runs(const struct qualify_opts *o, double weight);
 /* z such that P(Z > z) = p for a standard normal Z (0 < p < 1). */
 double qualify_z(double p);
 
+/* Wilson's score interval for f failures of n runs (n > 0), each bound at one-sided level z. */
+void qualify_wilson(uint64_t f, uint64_t n, double z, double *lo, double *hi);
+
 /* Newcombe's hybrid score interval for rate(fk/rk) - rate(fb/rb), each bound at one-sided level z. */
 void qualify_diff_interval(uint64_t fb, uint64_t rb, uint64_t fk, uint64_t rk, double z, double *lo, double *hi);
 
