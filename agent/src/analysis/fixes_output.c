@@ -37,6 +37,56 @@ static void apply_text(json_t *a, const char *head, FILE *out)
 	fprintf(out, ", as %.12s\n", s_of(a, "commit"));
 }
 
+/* What a candidate's runs said (engine/fixes_prove.h), when it was proven. */
+static void proof_text(json_t *p, FILE *out)
+{
+	json_t *h = json_object_get(p, "head"), *k = json_object_get(p, "patched");
+	const char *v = s_of(p, "verdict");
+
+	if (!p)
+		return;
+	if (streq(v, "cannot build")) {
+		fprintf(out, "      cannot build: %s\n", s_of(p, "why"));
+		return;
+	}
+	fprintf(out, "      %s: %lld of %lld runs fail with it (was %lld of %lld)", v,
+		json_integer_value(json_object_get(k, "fails")), json_integer_value(json_object_get(k, "runs")),
+		json_integer_value(json_object_get(h, "fails")), json_integer_value(json_object_get(h, "runs")));
+	if (*s_of(p, "why"))
+		fprintf(out, "; %s", s_of(p, "why"));
+	fputc('\n', out);
+	if (*s_of(k, "why"))
+		fprintf(out, "        with it: %s (%s)\n", s_of(k, "why"), s_of(k, "artifact"));
+}
+
+/* The proof's conclusion: the first candidate proven to fix the test, or that none was. */
+static void proof_summary(json_t *res, FILE *out)
+{
+	json_t *pr = json_object_get(res, "proof"), *f;
+	size_t i;
+
+	if (!pr)
+		return;
+	json_array_foreach(json_object_get(res, "fixes"), i, f) {
+		json_t *p = json_object_get(f, "proof");
+
+		if (streq(s_of(p, "verdict"), "fixes")) {
+			fprintf(out,
+				"%s %s: fixed by %.12s \"%s\", %s, %lld of %lld runs fail with it (was %lld of %lld)\n",
+				s_of(pr, "config"), s_of(pr, "test"), s_of(f, "id"), s_of(f, "subject"),
+				json_array_size(json_object_get(json_object_get(f, "apply"), "after"))
+					? "applies after the candidates before it"
+					: "applies cleanly",
+				json_integer_value(json_object_get(json_object_get(p, "patched"), "fails")),
+				json_integer_value(json_object_get(json_object_get(p, "patched"), "runs")),
+				json_integer_value(json_object_get(json_object_get(p, "head"), "fails")),
+				json_integer_value(json_object_get(json_object_get(p, "head"), "runs")));
+			return;
+		}
+	}
+	fprintf(out, "%s %s: no candidate is shown to fix it\n", s_of(pr, "config"), s_of(pr, "test"));
+}
+
 void fixes_text(json_t *res, FILE *out)
 {
 	json_t *c = json_object_get(res, "culprit"), *u = json_object_get(res, "upstream"), *f;
@@ -48,7 +98,9 @@ void fixes_text(json_t *res, FILE *out)
 		json_array_foreach(json_object_get(res, "fixes"), i, f) {
 			fprintf(out, "  %.12s \"%s\"\n", s_of(f, "id"), s_of(f, "subject"));
 			apply_text(json_object_get(f, "apply"), s_of(res, "head"), out);
+			proof_text(json_object_get(f, "proof"), out);
 		}
+		proof_summary(res, out);
 		return;
 	}
 	fprintf(out, "culprit %.12s \"%s\": upstream %.12s \"%s\" (%s)\n", s_of(c, "sha"), s_of(c, "subject"),
@@ -77,8 +129,10 @@ void fixes_text(json_t *res, FILE *out)
 		else
 			fputs("not in the stable tree: a candidate\n", out);
 		apply_text(json_object_get(f, "apply"), s_of(res, "head"), out);
+		proof_text(json_object_get(f, "proof"), out);
 	}
 	fprintf(out, "%lld candidate%s to backport\n",
 		(long long)json_integer_value(json_object_get(res, "candidates")),
 		json_integer_value(json_object_get(res, "candidates")) == 1 ? "" : "s");
+	proof_summary(res, out);
 }

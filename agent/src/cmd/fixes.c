@@ -7,7 +7,11 @@
 #include "engine/fixes.h"
 #include "engine/fixes_apply.h"
 #include "engine/fixes_mbox.h"
+#include "engine/fixes_prove.h"
+#include "engine/statedir.h"
 #include "engine/git.h"
+#include "engine/job.h"
+#include "engine/build.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/macro.h"
@@ -39,6 +43,34 @@ static int mbox_candidates(const struct fixes_query *q, const char *mbox, const 
 	return *ret ? 0 : -ENOMEM;
 }
 
+/* The applied candidates proven, the answer said and kept in DIR/fixes.json (and json_out). Returns the exit status. */
+static int prove_and_say(struct fixes_prove_opts *po, json_t *res, const char *json_out)
+{
+	char err[1024] = "", path[PATH_MAX];
+	size_t i;
+	json_t *f;
+	int r;
+
+	job_stop_on_signals(3);
+	r = fixes_prove(po, json_string_value(json_object_get(res, "head")), json_object_get(res, "fixes"), err,
+			sizeof(err));
+	if (r < 0) {
+		log_err("%s", *err ? err : strerror(-r));
+		return r == -EINVAL ? 2 : 3;
+	}
+	json_object_set_new(res, "proof",
+			    json_pack("{s:s, s:s, s:f, s:f, s:i}", "test", po->test, "config", po->config, "min_rate",
+				      po->o.min_rate, "alpha", po->o.alpha, "max_runs", (int)po->o.max_runs));
+	print_printable(fixes_text, res);
+	if (fileio_pathf(path, "%s/fixes.json", po->dir) < 0 || write_output(path, res, dump_json) < 0 ||
+	    (json_out && write_output(json_out, res, dump_json) < 0))
+		return 3;
+	json_array_foreach(json_object_get(res, "fixes"), i, f)
+		if (streq(json_string_value(json_object_get(json_object_get(f, "proof"), "verdict")) ?: "", "fixes"))
+			return 0;
+	return 1;
+}
+
 static int fixes_main(int argc, char **argv, char ***paths);
 
 int cmd_fixes(int argc, char **argv)
@@ -63,17 +95,32 @@ static int fixes_main(int argc, char **argv, char ***pathsp)
 		{ "mbox", required_argument, NULL, 'm' },
 		{ "candidates", required_argument, NULL, 'C' },
 		{ "paths", required_argument, NULL, 'P' },
+		{ "prove", no_argument, NULL, 'p' },
+		{ "test", required_argument, NULL, 'T' },
+		{ "config", required_argument, NULL, 'K' },
+		{ "build", required_argument, NULL, 'B' },
+		{ "min-rate", required_argument, NULL, 'M' },
+		{ "alpha", required_argument, NULL, 'A' },
+		{ "max-runs", required_argument, NULL, 'R' },
+		{ "all", no_argument, NULL, 'L' },
+		{ "probe-bundles", no_argument, NULL, 'b' },
+		{ "probe-timeout", required_argument, NULL, 'O' },
+		{ "build-timeout", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	struct fixes_query q = { 0 };
+	struct fixes_prove_opts po = { .build_timeout = BUILD_TIMEOUT };
+	unsigned long long n;
+	bool prove = false;
 	const char *json_out = NULL, *apply_dir = NULL, *mbox = NULL;
 	char abs[PATH_MAX];
 	json_auto_t *res = NULL;
 	char err[1024] = "";
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	fix_proof_opts_default(&po.o);
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': q.stable = optarg; break;
 		case 'c': q.culprit = optarg; break;
@@ -88,6 +135,34 @@ static int fixes_main(int argc, char **argv, char ***pathsp)
 			strv_free(*pathsp);
 			*pathsp = strv_split(optarg, ",");
 			q.paths = *pathsp;
+			break;
+		case 'p': prove = true; break;
+		case 'T': po.test = optarg; break;
+		case 'K': po.config = optarg; break;
+		case 'B': po.build = optarg; break;
+		case 'L': po.all = true; break;
+		case 'b': po.probe_bundles = true; break;
+		case 'M':
+		case 'A':
+			if (parse_real(c == 'M' ? "--min-rate" : "--alpha", optarg, 1e-6, 0.999999,
+				       c == 'M' ? &po.o.min_rate : &po.o.alpha) < 0)
+				return 2;
+			po.given[c == 'M' ? 0 : 1] = true;
+			break;
+		case 'R':
+		case 'O':
+		case 'o':
+			if (parse_count(c == 'R'   ? "--max-runs"
+					: c == 'O' ? "--probe-timeout"
+						   : "--build-timeout",
+					optarg, c == 'o' ? 0 : 1, 100000000, &n) < 0)
+				return 2;
+			if (c == 'R')
+				po.o.max_runs = (unsigned)n, po.given[2] = true;
+			else if (c == 'O')
+				po.probe_timeout = n;
+			else
+				po.build_timeout = n;
 			break;
 		case 'h':
 			printf("usage: fsagent fixes --tree STABLE --culprit REV --upstream TREE [--range RANGE]\n"
@@ -112,12 +187,19 @@ static int fixes_main(int argc, char **argv, char ***pathsp)
 			       "fsagent-fixes/1). Exit status: 0 a candidate found, 1 none (nothing upstream\n"
 			       "names it, or the stable tree has every fix), 2 bad usage or input (an unknown\n"
 			       "revision, a culprit with no upstream commit), 3 git or a write failed\n"
-			       "(docs/exit-status.md).\n");
+			       "(docs/exit-status.md).\n"
+			       "--prove --test T --config C [--build CMD] -- PROBE...: each applied candidate\n"
+			       "built (CMD, as fsagent bisect's) and run by PROBE (fsagent bisect's probe)\n"
+			       "beside the failing revision until it is shown to fix T (its failure rate below\n"
+			       "--min-rate, 0.2, of the old one; --alpha 0.1 over 10 looks) or not; at most\n"
+			       "--max-runs (200) a side; stops at the first fix unless --all. Then 0 is a\n"
+			       "proven fix, 1 none. Everything is kept in DIR; run again, it goes on.\n");
 			return 0;
 		default: return 2;
 		}
 	}
-	if (optind != argc || !q.stable || (mbox ? !apply_dir : !q.culprit || !q.upstream)) {
+	if ((prove ? optind == argc || !apply_dir || !po.test || !po.config : optind != argc) || !q.stable ||
+	    (mbox ? !apply_dir : !q.culprit || !q.upstream)) {
 		log_err("usage: fsagent fixes --tree STABLE --culprit REV --upstream TREE [...], or --tree STABLE "
 			"--mbox "
 			"FILE --apply DIR (see --help)");
@@ -131,6 +213,8 @@ static int fixes_main(int argc, char **argv, char ***pathsp)
 			return 3;
 		}
 		apply_dir = abs;
+		if (statedir_lock(apply_dir, "fsagent fixes") < 0)
+			return 2;
 	}
 	r = mbox ? mbox_candidates(&q, mbox, apply_dir, &res, err, sizeof(err))
 		 : fixes_find(&q, &res, err, sizeof(err));
@@ -149,6 +233,12 @@ static int fixes_main(int argc, char **argv, char ***pathsp)
 			log_err("%s", *err ? err : strerror(-r));
 			return r == -EINVAL ? 2 : 3;
 		}
+	}
+	if (prove) {
+		po.dir = apply_dir;
+		po.tree = q.stable;
+		po.probe = argv + optind;
+		return prove_and_say(&po, res, json_out);
 	}
 	print_printable(fixes_text, res);
 	if (json_out && write_output(json_out, res, dump_json) < 0)
