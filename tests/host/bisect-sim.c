@@ -8,7 +8,7 @@
  * BISECT_TRIES=5) and 10 runs a step, any failure bad (syzkaller's
  * count). The rates are never given to a strategy.
  *
- * usage: bisect-sim [--seeds N] [--commits N] [--check] [--scenario K] [--seed S] [--qualified N]
+ * usage: bisect-sim [--seeds N] [--commits N] [--check] [--scenario K] [--seed S] [--qualified N] [--forward]
  * --check exits 1 when fsagent misses a target of issue 21; --scenario and
  * --seed run one row or one seed. --qualified N: fsagent's ends start with N
  * runs each from a qualification (fsagent bisect --ends-from), not counted,
@@ -53,10 +53,18 @@ struct world {
 	unsigned kernels;
 };
 
+static int forward; /* --forward: a fix drawn, the line turned round as fsagent bisect --forward turns it */
+
 /* runs at commit j (stopping at the first failure when stop); returns the failures */
 static unsigned run(struct world *w, size_t j, unsigned runs, int stop, unsigned *done)
 {
-	double p = j >= w->culprit ? w->p_bad : w->p_good;
+	/*
+	 * forward: the real line old (failing at p_bad) .. new (passing at p_good) with the fix at real commit
+	 * n - culprit; the strategies see it turned round, commit j being real n-1-j, and the engine's culprit
+	 * (the last that fails, turned round) is right when the fix, the one after it, is
+	 */
+	double p = forward ? (w->n - 1 - j < w->n - w->culprit ? w->p_bad : w->p_good)
+			   : (j >= w->culprit ? w->p_bad : w->p_good);
 	unsigned f = 0, k;
 
 	if (!w->built[j]) {
@@ -158,10 +166,15 @@ struct scenario {
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "seeds", required_argument, NULL, 's' },    { "commits", required_argument, NULL, 'n' },
-		{ "check", no_argument, NULL, 'c' },	      { "seed", required_argument, NULL, 'S' },
-		{ "scenario", required_argument, NULL, 'k' }, { "qualified", required_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },	      {},
+		{ "seeds", required_argument, NULL, 's' },
+		{ "commits", required_argument, NULL, 'n' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "scenario", required_argument, NULL, 'k' },
+		{ "qualified", required_argument, NULL, 'q' },
+		{ "forward", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
 	};
 	const struct scenario sc[] = {
 		{ 0, 1.0, 0.99, 20, 14 },  { 0, 0.5, 0.99, 60, 25 },   { 0, 0.2, 0.99, 200, 25 },
@@ -179,6 +192,7 @@ int main(int argc, char **argv)
 		case 'S': only_seed = (unsigned)strtoul(optarg, NULL, 10); break;
 		case 'k': only_k = atoi(optarg); break;
 		case 'q': qualified = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'f': forward = 1; break;
 		case 'h':
 			printf("usage: bisect-sim [--seeds N] [--commits N] [--check] [--scenario K] [--seed S]\n"
 			       "                  [--qualified N]\n"
@@ -188,15 +202,23 @@ int main(int argc, char **argv)
 			       "phase, SIM_OPTS=\"confidence null_prior batch_power end_fails confirm_fails\"\n"
 			       "overrides the engine's defaults. --check exits 1 when fsagent misses a target.\n"
 			       "--qualified N: fsagent's ends begin with N runs each from a qualification\n"
-			       "(bisect --ends-from), not counted in its runs.\n");
+			       "(bisect --ends-from), not counted in its runs. --forward: a fix drawn instead of\n"
+			       "a culprit, the line turned round as fsagent bisect --forward does.\n");
 			return 0;
 		default: return 2;
 		}
 	}
 	if (!seeds || commits < 2)
 		return 2;
-	printf("%u commits after the good one, culprit uniform, %u seeds a scenario; rates estimated, never given\n",
-	       commits, seeds);
+	if (forward)
+		printf("forward: %u commits after the failing one, the fix uniform, %u seeds a scenario (rates: after "
+		       "the "
+		       "fix -> before it); rates estimated, never given\n",
+		       commits, seeds);
+	else
+		printf("%u commits after the good one, culprit uniform, %u seeds a scenario; rates estimated, never "
+		       "given\n",
+		       commits, seeds);
 	if (qualified)
 		printf("fsagent after a qualification: each end's %u runs given (--ends-from), not counted\n",
 		       qualified);
@@ -254,10 +276,15 @@ int main(int argc, char **argv)
 			char target[96] = "";
 
 			if (st == FSAGENT && !qualified) { /* the targets count the ends' runs */
-				int ok = right >= sc[k].min_right && (!sc[k].max_runs || runs <= sc[k].max_runs) &&
-					 kern <= sc[k].max_kernels;
+				/* forward (issue 35): how often it is right, its runs and kernels printed */
+				int ok = right >= sc[k].min_right &&
+					 (forward ||
+					  ((!sc[k].max_runs || runs <= sc[k].max_runs) && kern <= sc[k].max_kernels));
 
-				if (sc[k].max_runs)
+				if (forward)
+					snprintf(target, sizeof(target), "right >= %.0f%%: %s", 100 * sc[k].min_right,
+						 ok ? "met" : "MISSED");
+				else if (sc[k].max_runs)
 					snprintf(target, sizeof(target),
 						 "right >= %.0f%%, runs <= %.0f, kernels <= %.0f: %s",
 						 100 * sc[k].min_right, sc[k].max_runs, sc[k].max_kernels,

@@ -34,8 +34,12 @@ json_t *bisect_output_doc(json_t *line, const struct bisect *b, const struct bis
 						"runs", (int)bisect_runs(b, i), "fails", (int)bisect_fails(b, i),
 						"skipped", bisect_skipped(b, i), "posterior", post));
 	}
+	/* forward: the engine's first bad commit is the last that fails; the fix is the one after it, its parent in
+	 * the line turned round */
+	bool fw = json_is_true(json_object_get(line, "forward"));
+
 	if (streq(verdict, "found"))
-		for (size_t i = st->first; group && i <= st->commit; i++)
+		for (size_t i = st->first - fw; group && i <= st->commit - fw; i++)
 			json_array_append_new(group, json_pack("{s:I, s:O, s:O}", "index", (json_int_t)i, "sha",
 							       json_object_get(commit_at(line, i), "sha"), "subject",
 							       json_object_get(commit_at(line, i), "subject")));
@@ -45,11 +49,19 @@ json_t *bisect_output_doc(json_t *line, const struct bisect *b, const struct bis
 			json_object_get(line, "config"), "tests", json_object_get(line, "tests"), "good",
 			json_object_get(line, "good"), "bad", json_object_get(line, "bad"), "line_commits",
 			(int)(n - 1), "why", st->why ? st->why : "", "confirmed",
-			streq(verdict, "found") ? "the culprit failed, its parent passed as often as the rates say"
-						: "",
-			"culprits", group, "confidence", st->confidence, "no_change", bisect_posterior(b, 0), "rates",
-			"good", good, "bad", bad, "runs", (json_int_t)runs, "kernels", (json_int_t)kernels, "seconds",
-			seconds, "commits", commits, "decisions", log, "ends", json_object_get(line, "ends"));
+			!streq(verdict, "found") ? ""
+			: fw ? "the commit before the fix failed, the fix passed as often as the old rate needs to show"
+			     : "the culprit failed, its parent passed as often as the rates say",
+			fw ? "fixes" : "culprits", group, "confidence", st->confidence, "no_change",
+			bisect_posterior(b, 0), "rates", "good", good, "bad", bad, "runs", (json_int_t)runs, "kernels",
+			(json_int_t)kernels, "seconds", seconds, "commits", commits, "decisions", log, "ends",
+			json_object_get(line, "ends"));
+	if (doc && fw &&
+	    (json_object_set_new(doc, "forward", json_true()) < 0 ||
+	     json_object_set_new(doc, "culprits", json_array()) < 0)) {
+		json_decref(doc);
+		return NULL;
+	}
 	return doc;
 }
 
@@ -80,6 +92,12 @@ static void line_text(json_t *doc, FILE *out)
 	json_t *g = json_object_get(doc, "good"), *x;
 	size_t i;
 
+	if (json_is_true(json_object_get(doc, "forward"))) {
+		fprintf(out, "fails at %.12s, passes at %.12s, %lld commits from one to the other, in %s",
+			json_string_value(json_array_get(g, 0)) ?: "", s_of(doc, "bad"),
+			(long long)json_integer_value(json_object_get(doc, "line_commits")), s_of(doc, "tree"));
+		return;
+	}
 	fputs("good end ", out);
 	if (json_is_array(g))
 		json_array_foreach(g, i, x)
@@ -105,7 +123,9 @@ static json_t *commit_of(json_t *doc, json_int_t index)
 static void verdict_text(json_t *doc, FILE *out)
 {
 	const char *v = s_of(doc, "verdict");
-	json_t *g = json_object_get(doc, "culprits"), *c;
+	bool fw = json_is_true(json_object_get(doc, "forward"));
+	json_t *g = json_object_get(doc, fw ? "fixes" : "culprits"), *c;
+	const char *what = fw ? "first commit it passes from" : "first bad commit";
 	size_t i;
 
 	fprintf(out, "bisect %s", s_of(doc, "config"));
@@ -114,9 +134,9 @@ static void verdict_text(json_t *doc, FILE *out)
 	fputs(": ", out);
 	if (streq(v, "found") && json_array_size(g) == 1) {
 		c = json_array_get(g, 0);
-		fprintf(out, "first bad commit %.12s \"%s\"", s_of(c, "sha"), s_of(c, "subject"));
+		fprintf(out, "%s %.12s \"%s\"", what, s_of(c, "sha"), s_of(c, "subject"));
 	} else if (streq(v, "found")) {
-		fputs("first bad commit one of", out);
+		fprintf(out, "%s one of", what);
 		json_array_foreach(g, i, c)
 			fprintf(out, "%s %.12s \"%s\"", i ? "," : "", s_of(c, "sha"), s_of(c, "subject"));
 		fputs(" (the others could not be built or tested)", out);
@@ -125,7 +145,9 @@ static void verdict_text(json_t *doc, FILE *out)
 		json_t *good = commit_of(doc, 0),
 		       *bad = commit_of(doc, json_integer_value(json_object_get(doc, "line_commits")));
 
-		fprintf(out, "the ends do not differ: the good end failed %lld of %lld, the bad end %lld of %lld",
+		fprintf(out,
+			fw ? "the ends do not differ: the newer failed %lld of %lld, the older %lld of %lld"
+			   : "the ends do not differ: the good end failed %lld of %lld, the bad end %lld of %lld",
 			(long long)json_integer_value(json_object_get(good, "fails")),
 			(long long)json_integer_value(json_object_get(good, "runs")),
 			(long long)json_integer_value(json_object_get(bad, "fails")),
@@ -143,10 +165,14 @@ static void spent_text(json_t *doc, FILE *out)
 {
 	json_t *rates = json_object_get(doc, "rates");
 
-	if (streq(s_of(doc, "verdict"), "found"))
+	if (streq(s_of(doc, "verdict"), "found")) {
+		/* forward: the engine's good side is from the fix on */
+		bool fw = json_is_true(json_object_get(doc, "forward"));
+
 		fprintf(out, "failure rate %.3f before it, %.3f from it on; ",
-			json_number_value(json_object_get(rates, "good")),
-			json_number_value(json_object_get(rates, "bad")));
+			json_number_value(json_object_get(rates, fw ? "bad" : "good")),
+			json_number_value(json_object_get(rates, fw ? "good" : "bad")));
+	}
 	fprintf(out, "%lld runs, %lld kernels built, %.0f s",
 		(long long)json_integer_value(json_object_get(doc, "runs")),
 		(long long)json_integer_value(json_object_get(doc, "kernels")),
@@ -246,6 +272,9 @@ static void html_posterior(json_t *doc, FILE *out)
 	json_t *commits = json_object_get(doc, "commits"), *c, *d;
 	size_t n = json_array_size(commits), i, k;
 	const int w = 800, h = 160, left = 40, top = 10;
+	/* forward: the line turned round, newest first; the fix marked, which follows the last that fails */
+	bool fw = json_is_true(json_object_get(doc, "forward"));
+	const char *marked = fw ? "fixes" : "culprits";
 	long long first, last;
 	double bw;
 
@@ -258,13 +287,15 @@ static void html_posterior(json_t *doc, FILE *out)
 		return;
 	bw = (double)w / (double)(last - first + 1);
 	fprintf(out,
-		"<h2>Where the culprit is</h2>\n<p class=\"key\"><span style=\"background:#7a9cc6\"></span>the "
-		"probability that the commit is the first bad one <span style=\"background:#c00\"></span>the "
-		"culprit%s; under the axis, each commit that ran: <span style=\"background:#c00\"></span>a run "
+		"<h2>Where the %s is</h2>\n<p class=\"key\"><span style=\"background:#7a9cc6\"></span>the "
+		"probability that the commit is %s <span style=\"background:#c00\"></span>the "
+		"%s%s; under the axis, each commit that ran: <span style=\"background:#c00\"></span>a run "
 		"failed <span style=\"background:#090\"></span>every run passed <span "
 		"style=\"background:#aaa\"></span>skipped</p>\n<svg id=\"posterior\" width=\"%d\" height=\"%d\" "
 		"role=\"img\" aria-label=\"posterior over the commits\">\n",
-		json_array_size(json_object_get(doc, "culprits")) > 1 ? "s" : "", w + left + 20, h + top + 50);
+		fw ? "fix" : "culprit", fw ? "the last that fails (the fix is the one after it)" : "the first bad one",
+		fw ? "fix" : "culprit", json_array_size(json_object_get(doc, marked)) > 1 ? "s" : "", w + left + 20,
+		h + top + 50);
 	for (int p = 0; p <= 4; p++) {
 		int y = top + h - p * h / 4;
 
@@ -279,9 +310,9 @@ static void html_posterior(json_t *doc, FILE *out)
 		bool culprit = false;
 		long long runs = json_integer_value(json_object_get(c, "runs"));
 
-		json_array_foreach(json_object_get(doc, "culprits"), k, d)
+		json_array_foreach(json_object_get(doc, marked), k, d)
 			culprit |= streq(s_of(d, "sha"), s_of(c, "sha"));
-		if (post > 0)
+		if (post > 0 || culprit)
 			fprintf(out,
 				"<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" class=\"%s\"><title>%lld "
 				"%.12s: %.4f</title></rect>\n",
@@ -296,11 +327,12 @@ static void html_posterior(json_t *doc, FILE *out)
 	}
 	fprintf(out,
 		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"axis\"/>\n<text x=\"%d\" y=\"%d\" "
-		"class=\"ax\">%lld (the good end)</text><text x=\"%d\" y=\"%d\" class=\"ax\" "
-		"text-anchor=\"end\">%lld (the bad end)</text>\n<text x=\"%d\" y=\"%d\" class=\"ax\" "
-		"text-anchor=\"middle\">the commits by their place in the line, oldest first</text>\n</svg>\n",
-		left, top + h, left + w, top + h, left, top + h + 24, first, left + w, top + h + 24, last, left + w / 2,
-		top + h + 42);
+		"class=\"ax\">%lld (%s)</text><text x=\"%d\" y=\"%d\" class=\"ax\" "
+		"text-anchor=\"end\">%lld (%s)</text>\n<text x=\"%d\" y=\"%d\" class=\"ax\" "
+		"text-anchor=\"middle\">the commits by their place in the line, %s first</text>\n</svg>\n",
+		left, top + h, left + w, top + h, left, top + h + 24, first, fw ? "where it passes" : "the good end",
+		left + w, top + h + 24, last, fw ? "where it fails" : "the bad end", left + w / 2, top + h + 42,
+		fw ? "newest" : "oldest");
 }
 
 void bisect_output_html(json_t *doc, FILE *out)
@@ -340,7 +372,9 @@ void bisect_output_html(json_t *doc, FILE *out)
 			continue;
 		}
 
-		json_array_foreach(json_object_get(doc, "culprits"), k, d)
+		json_array_foreach(
+			json_object_get(doc, json_is_true(json_object_get(doc, "forward")) ? "fixes" : "culprits"), k,
+			d)
 			culprit |= streq(s_of(d, "sha"), s_of(c, "sha"));
 		fprintf(out, "<tr class=\"%s\"><td>%lld</td><td>%.12s</td>",
 			culprit					      ? "culprit"

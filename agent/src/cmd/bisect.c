@@ -18,7 +18,8 @@
 static void usage(void)
 {
 	printf("usage: fsagent bisect --dir DIR [--git TREE --good REV [--good REV...] --bad REV\n"
-	       "                      --test TEST [--test TEST...] --config CONFIG [--ends-from QDIR]]\n"
+	       "                      --test TEST [--test TEST...] --config CONFIG [--ends-from QDIR]\n"
+	       "                      [--forward]]\n"
 	       "                      [--build CMD] [--build-timeout SECONDS]\n"
 	       "                      [--confidence P] [--max-runs N] [--max-kernels N] [--max-time SECONDS]\n"
 	       "                      [--probe-timeout SECONDS] [--probe-bundles]\n"
@@ -30,6 +31,9 @@ static void usage(void)
 	       "and the next runs go where they tell most, batched per boot, until one commit holds\n"
 	       "--confidence (0.99); the culprit must then have failed, its parent passed as often\n"
 	       "as the rates say. Commits that cannot be built or tested are skipped (\"one of A, B\").\n"
+	       "--forward: the other way, the first commit from which TEST passes (a fix), --bad\n"
+	       "where it fails (an ancestor), one --good where it passes; the fix must then have\n"
+	       "run clean as often as the old rate needs to show, the commit before it failed.\n"
 	       "--build CMD (a shell command line) builds FSAGENT_BISECT_COMMIT of FSAGENT_BISECT_TREE\n"
 	       "into the directory FSAGENT_BISECT_KERNEL and exits 0 when built (scripts/fsagent-bisect\n"
 	       "passes scripts/build-kernel --commit); without it the probe gets the commit alone.\n"
@@ -69,6 +73,7 @@ int cmd_bisect(int argc, char **argv)
 		{ "probe-timeout", required_argument, NULL, 'P' },
 		{ "build-timeout", required_argument, NULL, 'W' },
 		{ "probe-bundles", no_argument, NULL, 'U' },
+		{ "forward", no_argument, NULL, 'F' },
 		{ "max-kernels", required_argument, NULL, 'K' },
 		{ "max-time", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
@@ -127,6 +132,7 @@ int cmd_bisect(int argc, char **argv)
 			r.build_timeout = (unsigned long)n;
 			break;
 		case 'U': r.probe_bundles = true; break;
+		case 'F': r.forward = true; break;
 		case 'h':
 			usage();
 			rc = 0;
@@ -141,6 +147,10 @@ int cmd_bisect(int argc, char **argv)
 	}
 	if ((r.goods || r.tree || r.tests || r.config || r.ends_from) && !r.bad) {
 		log_err("--bad REV is needed with --git, --good, --test, --config and --ends-from");
+		goto out;
+	}
+	if (r.forward && r.ends_from) {
+		log_err("--forward takes no --ends-from: a qualification's ends are a regression's");
 		goto out;
 	}
 	r.probe = argv + optind;

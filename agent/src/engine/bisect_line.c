@@ -91,7 +91,33 @@ static bool ends_ok(json_t *e)
 }
 
 /* line.json made from the revisions given (resolved, checked), or read back; given ones must match. */
+static int line_setup(struct bisect_run *in, json_t **ret);
+
 int bisect_line_setup(struct bisect_run *in, json_t **ret)
+{
+	struct bisect_run fw;
+	char *from[2];
+	int r;
+
+	if (!in->forward || !in->bad)
+		return line_setup(in, ret);
+	if (!in->goods || !in->goods[0] || in->goods[1]) {
+		log_err("a forward bisection takes one --bad (where the test fails) and one --good (a descendant, "
+			"where it passes)");
+		return -EINVAL;
+	}
+	/* the line is made from the failing end to the passing one, as a bisection's from its good end to its bad */
+	fw = *in;
+	from[0] = (char *)in->bad;
+	from[1] = NULL;
+	fw.goods = from;
+	fw.bad = in->goods[0];
+	r = line_setup(&fw, ret);
+	in->build = fw.build;
+	return r;
+}
+
+static int line_setup(struct bisect_run *in, json_t **ret)
 {
 	char path[PATH_MAX], err[512], bad[41];
 	json_t *goods = NULL, *doc, *line_doc = NULL, *commits;
@@ -129,8 +155,12 @@ int bisect_line_setup(struct bisect_run *in, json_t **ret)
 				goto out;
 			}
 			if ((r = git_is_ancestor(in->tree, sha, bad)) != 1 || streq(sha, bad)) {
-				log_err("--good %s is not an ancestor of --bad %s: nothing lies between them", *g,
-					in->bad);
+				if (in->forward)
+					log_err("--bad %s is not an ancestor of --good %s: nothing lies between them",
+						*g, in->bad);
+				else
+					log_err("--good %s is not an ancestor of --bad %s: nothing lies between them",
+						*g, in->bad);
 				r = -EINVAL;
 				goto out;
 			}
@@ -155,7 +185,8 @@ int bisect_line_setup(struct bisect_run *in, json_t **ret)
 				: NULL;
 		doc = json_pack("{s:s, s:s, s:O, s:s, s:o, s:s, s:s?, s:[{s:s, s:s}]}", "schema", LINE_SCHEMA, "tree",
 				in->tree, "good", goods, "bad", bad, "tests", strv_to_json(in->tests), "config",
-				in->config, "build", in->build, "commits", "sha", first, "subject", "(the good end)");
+				in->config, "build", in->build, "commits", "sha", first, "subject",
+				in->forward ? "(where it fails)" : "(the good end)");
 		if (doc && in->ends_from) {
 			json_t *ends = NULL;
 
@@ -180,12 +211,27 @@ int bisect_line_setup(struct bisect_run *in, json_t **ret)
 			r = -EINVAL;
 			goto out;
 		}
+		if (in->forward) {
+			/* turned round: the engine's good end is where the test passes, its bad end where it fails */
+			json_t *c = json_object_get(doc, "commits"), *rev = json_array();
+			size_t i;
+
+			for (i = json_array_size(c); rev && i > 0; i--)
+				json_array_append(rev, json_array_get(c, i - 1));
+			if (!rev || json_object_set_new(doc, "commits", rev) < 0 ||
+			    json_object_set_new(doc, "forward", json_true()) < 0) {
+				json_decref(doc);
+				r = -ENOMEM;
+				goto out;
+			}
+		}
 		if (fileio_exists(path)) {
 			json_t *old = json_load_file(path, 0, NULL);
 			bool same = old && json_equal(json_object_get(old, "good"), json_object_get(doc, "good")) &&
 				    json_equal(json_object_get(old, "bad"), json_object_get(doc, "bad")) &&
 				    json_equal(json_object_get(old, "tests"), json_object_get(doc, "tests")) &&
 				    json_equal(json_object_get(old, "config"), json_object_get(doc, "config")) &&
+				    json_is_true(json_object_get(old, "forward")) == in->forward &&
 				    (json_object_get(old, "ends") == json_object_get(doc, "ends") ||
 				     json_equal(json_object_get(old, "ends"), json_object_get(doc, "ends")));
 

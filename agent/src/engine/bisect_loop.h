@@ -52,6 +52,16 @@ struct bisect_run {
 	unsigned long probe_timeout;			  /* a probe call's seconds at most (0: no limit) */
 	unsigned long build_timeout;			  /* a build's seconds at most (0: no limit) */
 	bool probe_bundles; /* the probe always leaves bundles (a VM's): asked for a step's runs from the first call */
+	/*
+	 * Forward: the first commit from which the test passes, between bad
+	 * (where it fails, an ancestor) and the one good (where it passes).
+	 * The line is made from bad to good and turned round, so that the
+	 * engine's good end is where it passes: the engine's first bad commit
+	 * is the last that fails, and the one after it (its parent in the
+	 * engine's line, which must run clean as often as the old rate needs
+	 * to show) is the fix.
+	 */
+	bool forward;
 };
 
 /*
