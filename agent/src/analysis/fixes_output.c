@@ -37,10 +37,19 @@ static void apply_text(json_t *a, const char *head, FILE *out)
 	fprintf(out, ", as %.12s\n", s_of(a, "commit"));
 }
 
+void fixes_proof_runs(json_t *p, FILE *out)
+{
+	json_t *h = json_object_get(p, "head"), *k = json_object_get(p, "patched");
+
+	fprintf(out, "%lld of %lld runs fail with it (was %lld of %lld)",
+		json_integer_value(json_object_get(k, "fails")), json_integer_value(json_object_get(k, "runs")),
+		json_integer_value(json_object_get(h, "fails")), json_integer_value(json_object_get(h, "runs")));
+}
+
 /* What a candidate's runs said (engine/fixes_prove.h), when it was proven. */
 static void proof_text(json_t *p, FILE *out)
 {
-	json_t *h = json_object_get(p, "head"), *k = json_object_get(p, "patched");
+	json_t *k = json_object_get(p, "patched");
 	const char *v = s_of(p, "verdict");
 
 	if (!p)
@@ -49,9 +58,8 @@ static void proof_text(json_t *p, FILE *out)
 		fprintf(out, "      cannot build: %s\n", s_of(p, "why"));
 		return;
 	}
-	fprintf(out, "      %s: %lld of %lld runs fail with it (was %lld of %lld)", v,
-		json_integer_value(json_object_get(k, "fails")), json_integer_value(json_object_get(k, "runs")),
-		json_integer_value(json_object_get(h, "fails")), json_integer_value(json_object_get(h, "runs")));
+	fprintf(out, "      %s: ", v);
+	fixes_proof_runs(p, out);
 	if (*s_of(p, "why"))
 		fprintf(out, "; %s", s_of(p, "why"));
 	fputc('\n', out);
@@ -71,16 +79,13 @@ static void proof_summary(json_t *res, FILE *out)
 		json_t *p = json_object_get(f, "proof");
 
 		if (streq(s_of(p, "verdict"), "fixes")) {
-			fprintf(out,
-				"%s %s: fixed by %.12s \"%s\", %s, %lld of %lld runs fail with it (was %lld of %lld)\n",
-				s_of(pr, "config"), s_of(pr, "test"), s_of(f, "id"), s_of(f, "subject"),
+			fprintf(out, "%s %s: fixed by %.12s \"%s\", %s, ", s_of(pr, "config"), s_of(pr, "test"),
+				s_of(f, "id"), s_of(f, "subject"),
 				json_array_size(json_object_get(json_object_get(f, "apply"), "after"))
 					? "applies after the candidates before it"
-					: "applies cleanly",
-				json_integer_value(json_object_get(json_object_get(p, "patched"), "fails")),
-				json_integer_value(json_object_get(json_object_get(p, "patched"), "runs")),
-				json_integer_value(json_object_get(json_object_get(p, "head"), "fails")),
-				json_integer_value(json_object_get(json_object_get(p, "head"), "runs")));
+					: "applies cleanly");
+			fixes_proof_runs(p, out);
+			fputc('\n', out);
 			return;
 		}
 	}

@@ -4,6 +4,7 @@
  * track_output.h).
  */
 #include "analysis/track_output.h"
+#include "analysis/fixes_output.h"
 #include "util/macro.h"
 #include "util/markup.h"
 
@@ -30,18 +31,30 @@ static void esc(FILE *out, const char *s)
 /* A culprit's upstream fix (fsagent track --upstream), when it was looked for. */
 static void fix_html(FILE *out, json_t *fx)
 {
-	json_t *fix = json_object_get(fx, "fix"), *a = json_object_get(fix, "apply");
+	json_t *fix = json_object_get(fx, "fix"), *a = json_object_get(fix, "apply"),
+	       *pr = json_object_get(fix, "proof");
 
 	if (!fx)
 		return;
 	fputs("<div class=\"fix\">", out);
 	if (json_is_object(fix)) {
-		fprintf(out, "fixed upstream by <code>%.12s</code> ", s_of(fix, "id"));
+		bool fixes = !pr || streq(s_of(pr, "verdict"), "fixes");
+
+		fprintf(out, "%s <code>%.12s</code> ",
+			fixes ? "fixed upstream by" : "no upstream fix proven:", s_of(fix, "id"));
 		esc(out, s_of(fix, "subject"));
-		fputs(streq(s_of(a, "verdict"), "applies")	   ? " (applies cleanly)"
-		      : streq(s_of(a, "verdict"), "applies after") ? " (applies after other candidates)"
-								   : " (does not apply)",
+		fputs(streq(s_of(a, "verdict"), "applies")	   ? ", applies cleanly"
+		      : streq(s_of(a, "verdict"), "applies after") ? ", applies after other candidates"
+								   : ", does not apply",
 		      out);
+		if (pr && !fixes) {
+			fputs(", ", out);
+			esc(out, s_of(pr, "verdict"));
+		}
+		if (json_integer_value(json_object_get(json_object_get(pr, "patched"), "runs"))) {
+			fputs(", ", out);
+			fixes_proof_runs(pr, out);
+		}
 	} else {
 		fputs("no upstream fix: ", out);
 		esc(out, s_of(fx, "why"));

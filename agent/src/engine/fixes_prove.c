@@ -351,6 +351,14 @@ int fixes_prove(struct fixes_prove_opts *o, const char *head, json_t *fixes, cha
 	o->o.min_rate = rate;
 	o->o.alpha = alpha;
 	o->o.max_runs = (unsigned)max;
+	if (r == 0 && o->prior_runs) {
+		/* not in the record: added again on every start, as they were the first time */
+		json_t *e = entry(&c, head);
+
+		r = e ? json_object_set_new(e, "runs", json_integer(num(e, "runs") + o->prior_runs)) : -ENOMEM;
+		if (r == 0)
+			r = json_object_set_new(e, "fails", json_integer(num(e, "fails") + o->prior_fails));
+	}
 	json_array_foreach(fixes, i, f) {
 		if (r < 0)
 			break;

@@ -36,6 +36,8 @@ struct fixes_prove_opts {
 	bool all;	    /* every candidate, not only up to the first that fixes */
 	bool probe_bundles; /* the probe always leaves bundles: asked for all a side's runs at once */
 	unsigned long probe_timeout, build_timeout; /* a call's seconds at most (0: none) */
+	/* the failing revision's runs of the test made before (a watch's qualification): counted, not run again */
+	unsigned prior_runs, prior_fails;
 };
 
 /*

@@ -5,6 +5,7 @@
  * word of it (see track.h).
  */
 #include "engine/track.h"
+#include "analysis/fixes_output.h"
 #include "engine/bisect_loop.h"
 #include "engine/build.h"
 #include "engine/job.h"
@@ -432,7 +433,8 @@ int track_soak(struct track_state *s, json_t *rv)
 /* A bisection's upstream fix in words (track_fixes.c), when it was looked for. */
 static void fix_text(FILE *f, json_t *b)
 {
-	json_t *fx = json_object_get(b, "fixes"), *fix = json_object_get(fx, "fix"), *a = json_object_get(fix, "apply");
+	json_t *fx = json_object_get(b, "fixes"), *fix = json_object_get(fx, "fix"), *a = json_object_get(fix, "apply"),
+	       *pr = json_object_get(fix, "proof");
 	const char *v = track_str(a, "verdict");
 	size_t after = json_array_size(json_object_get(a, "after"));
 
@@ -442,14 +444,33 @@ static void fix_text(FILE *f, json_t *b)
 		fprintf(f, "    no upstream fix: %s\n", track_str(fx, "why"));
 		return;
 	}
+	if (pr && !streq(track_str(pr, "verdict"), "fixes")) {
+		/* proven, and the best there is does not fix it */
+		fprintf(f, "    no upstream fix proven: %.12s \"%s\" (Fixes: %.12s) %s", track_str(fix, "id"),
+			track_str(fix, "subject"), track_str(fix, "of"), track_str(pr, "verdict"));
+		if (json_object_get(pr, "patched") &&
+		    json_integer_value(json_object_get(json_object_get(pr, "patched"), "runs"))) {
+			fputs(", ", f);
+			fixes_proof_runs(pr, f);
+		} else if (*track_str(pr, "why")) {
+			fprintf(f, ": %s", track_str(pr, "why"));
+		}
+		fputc('\n', f);
+		return;
+	}
 	fprintf(f, "    fixed upstream by %.12s \"%s\" (Fixes: %.12s), ", track_str(fix, "id"),
 		track_str(fix, "subject"), track_str(fix, "of"));
 	if (streq(v, "applies"))
-		fputs("applies cleanly\n", f);
+		fputs("applies cleanly", f);
 	else if (streq(v, "applies after"))
-		fprintf(f, "applies after %zu other candidate%s\n", after, after == 1 ? "" : "s");
+		fprintf(f, "applies after %zu other candidate%s", after, after == 1 ? "" : "s");
 	else
-		fprintf(f, "does not apply: %s\n", track_str(a, "reason"));
+		fprintf(f, "does not apply: %s", track_str(a, "reason"));
+	if (pr) {
+		fputs(", ", f);
+		fixes_proof_runs(pr, f);
+	}
+	fputc('\n', f);
 }
 
 /* The revision in words, for the terminal and --notify. */
