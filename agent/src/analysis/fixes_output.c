@@ -4,7 +4,9 @@
  */
 #include "analysis/fixes_output.h"
 #include "util/macro.h"
+#include "util/markup.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *s_of(json_t *o, const char *k)
@@ -140,4 +142,113 @@ void fixes_text(json_t *res, FILE *out)
 		(long long)json_integer_value(json_object_get(res, "candidates")),
 		json_integer_value(json_object_get(res, "candidates")) == 1 ? "" : "s");
 	proof_summary(res, out);
+}
+
+/* f (a text function of res) into the page, escaped, between open and close. */
+static void html_text(FILE *out, const char *open, void (*f)(json_t *, FILE *), json_t *res, const char *close)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (m) {
+		f(res, m);
+		fclose(m);
+	}
+	fputs(open, out);
+	markup_escape(out, buf ? buf : "");
+	fputs(close, out);
+	free(buf);
+}
+
+/* The page's heading: the proof's conclusion, else how many candidates there are. */
+static void conclusion_text(json_t *res, FILE *out)
+{
+	long long n = json_integer_value(json_object_get(res, "candidates"));
+
+	if (json_object_get(res, "proof"))
+		proof_summary(res, out);
+	else
+		fprintf(out, "%lld candidate%s to backport\n", n, n == 1 ? "" : "s");
+}
+
+static void culprit_text(json_t *res, FILE *out)
+{
+	json_t *c = json_object_get(res, "culprit"), *u = json_object_get(res, "upstream");
+
+	if (c)
+		fprintf(out, "culprit %.12s \"%s\": upstream %.12s \"%s\" (%s); the failing revision %.12s",
+			s_of(c, "sha"), s_of(c, "subject"), s_of(u, "id"), s_of(u, "subject"), s_of(u, "how"),
+			s_of(res, "head"));
+	else
+		fprintf(out, "the patches of %s; the failing revision %.12s", s_of(res, "mbox"), s_of(res, "head"));
+}
+
+/* A cell of words, escaped. */
+static void cell(FILE *out, const char *s)
+{
+	fputs("<td>", out);
+	markup_escape(out, s);
+	fputs("</td>", out);
+}
+
+void fixes_html(json_t *res, FILE *out)
+{
+	json_t *f;
+	size_t i;
+
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>fsagent fixes</title>\n<style>"
+	      "body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
+	      "padding:2px 6px;text-align:left;vertical-align:top}tr.fixes{background:#dfd}.why{color:#444;"
+	      "font-size:90%}</style></head><body>\n",
+	      out);
+	html_text(out, "<h1 id=\"verdict\">", conclusion_text, res, "</h1>\n");
+	html_text(out, "<p id=\"culprit\">", culprit_text, res, "</p>\n");
+	fputs("<table id=\"candidates\"><tr><th>candidate</th><th>subject</th><th>why</th><th>applies</th>"
+	      "<th>proof</th></tr>\n",
+	      out);
+	json_array_foreach(json_object_get(res, "fixes"), i, f) {
+		json_t *a = json_object_get(f, "apply"), *p = json_object_get(f, "proof");
+		char why[160];
+
+		if (json_object_get(f, "rank"))
+			snprintf(why, sizeof(why), "%s", s_of(f, "rank"));
+		else if (json_object_get(f, "of"))
+			snprintf(why, sizeof(why), "Fixes: %.12s", s_of(f, "of"));
+		else
+			snprintf(why, sizeof(why), "in the mbox");
+		fprintf(out, "<tr class=\"%s\"><td><code>%.12s</code></td>",
+			streq(s_of(p, "verdict"), "fixes") ? "fixes" : "", s_of(f, "id"));
+		cell(out, s_of(f, "subject"));
+		cell(out, why);
+		if (json_is_string(json_object_get(f, "in_stable"))) {
+			fprintf(out, "<td colspan=\"2\">in the stable tree already, as <code>%.12s</code></td></tr>\n",
+				s_of(f, "in_stable"));
+			continue;
+		}
+		fputs("<td>", out);
+		markup_escape(out, a ? s_of(a, "verdict") : "not tried");
+		if (*s_of(a, "reason")) {
+			fputs("<div class=\"why\">", out);
+			markup_escape(out, s_of(a, "reason"));
+			fputs("</div>", out);
+		}
+		fputs("</td><td>", out);
+		if (p) {
+			markup_escape(out, s_of(p, "verdict"));
+			if (json_integer_value(json_object_get(json_object_get(p, "patched"), "runs"))) {
+				fputs(": ", out);
+				fixes_proof_runs(p, out);
+			}
+			if (*s_of(p, "why")) {
+				fputs("<div class=\"why\">", out);
+				markup_escape(out, s_of(p, "why"));
+				fputs("</div>", out);
+			}
+		} else {
+			fputs(a && !json_object_get(a, "commit") ? "" : "not proven", out);
+		}
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n</body></html>\n", out);
 }

@@ -9,3 +9,7 @@ void fixes_text(json_t *res, FILE *out);
 
 /* A candidate's proof's runs (engine/fixes_prove.h): "0 of 40 runs fail with it (was 11 of 28)". */
 void fixes_proof_runs(json_t *proof, FILE *out);
+
+/* One self-contained HTML page of the same: the conclusion, the culprit, each candidate with how it applied and was
+ * proven. */
+void fixes_html(json_t *res, FILE *out);

@@ -43,10 +43,22 @@ static int mbox_candidates(const struct fixes_query *q, const char *mbox, const 
 	return *ret ? 0 : -ENOMEM;
 }
 
+/* The answer kept in dir: fixes.json (schema fsagent-fixes/1) and fixes.html. Returns 0 or -errno (logged). */
+static int keep(const char *dir, json_t *res)
+{
+	char path[PATH_MAX];
+	int r;
+
+	if ((r = fileio_pathf(path, "%s/fixes.json", dir)) < 0 || (r = write_output(path, res, dump_json)) < 0 ||
+	    (r = fileio_pathf(path, "%s/fixes.html", dir)) < 0)
+		return r;
+	return write_output(path, res, fixes_html);
+}
+
 /* The applied candidates proven, the answer said and kept in DIR/fixes.json (and json_out). Returns the exit status. */
 static int prove_and_say(struct fixes_prove_opts *po, json_t *res, const char *json_out)
 {
-	char err[1024] = "", path[PATH_MAX];
+	char err[1024] = "";
 	size_t i;
 	json_t *f;
 	int r;
@@ -62,8 +74,7 @@ static int prove_and_say(struct fixes_prove_opts *po, json_t *res, const char *j
 			    json_pack("{s:s, s:s, s:f, s:f, s:i}", "test", po->test, "config", po->config, "min_rate",
 				      po->o.min_rate, "alpha", po->o.alpha, "max_runs", (int)po->o.max_runs));
 	print_printable(fixes_text, res);
-	if (fileio_pathf(path, "%s/fixes.json", po->dir) < 0 || write_output(path, res, dump_json) < 0 ||
-	    (json_out && write_output(json_out, res, dump_json) < 0))
+	if (keep(po->dir, res) < 0 || (json_out && write_output(json_out, res, dump_json) < 0))
 		return 3;
 	json_array_foreach(json_object_get(res, "fixes"), i, f)
 		if (streq(json_string_value(json_object_get(json_object_get(f, "proof"), "verdict")) ?: "", "fixes"))
@@ -241,7 +252,7 @@ static int fixes_main(int argc, char **argv, char ***pathsp)
 		return prove_and_say(&po, res, json_out);
 	}
 	print_printable(fixes_text, res);
-	if (json_out && write_output(json_out, res, dump_json) < 0)
+	if ((apply_dir && keep(apply_dir, res) < 0) || (json_out && write_output(json_out, res, dump_json) < 0))
 		return 3;
 	return json_integer_value(json_object_get(res, "candidates")) > 0 ? 0 : 1;
 }
