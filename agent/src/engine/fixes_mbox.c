@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define FIXES_MAX 16 /* Fixes: lines kept of one patch */
 
@@ -28,10 +29,18 @@ int fixes_from_mbox(const char *mbox, const char *dir, json_t **ret, char *err, 
 		snprintf(err, es, "mbox '%s': no such file", mbox);
 		return -EINVAL;
 	}
-	/* split again each time, over what is there: the same mbox splits the same way, mails 1..N read */
+	/* split again each time: the same mbox splits the same way, mails 1..N read */
 	if ((r = fileio_mkdir_p(dir)) < 0) {
 		snprintf(err, es, "create '%s' failed: %s", dir, strerror(-r));
 		return r;
+	}
+	/* git mailsplit creates each file anew (O_EXCL): an earlier split's files go first */
+	for (long k = 1;; k++) {
+		char old[PATH_MAX + 16];
+
+		snprintf(old, sizeof(old), "%s/%04ld", dir, k);
+		if (unlink(old) < 0)
+			break;
 	}
 	snprintf(opt, sizeof(opt), "-o%s", dir);
 	r = git_capture(".", split, &out, said, sizeof(said));
