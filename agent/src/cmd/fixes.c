@@ -67,8 +67,9 @@ static int prove_and_say(struct fixes_prove_opts *po, json_t *res, const char *j
 	r = fixes_prove(po, json_string_value(json_object_get(res, "head")), json_object_get(res, "fixes"), err,
 			sizeof(err));
 	if (r < 0) {
-		log_err("%s", *err ? err : strerror(-r));
-		return r == -EINVAL ? 2 : 3;
+		if (*err || (r != -EBADMSG && r != -EEXIST)) /* those two are said where they were found */
+			log_err("%s", *err ? err : strerror(-r));
+		return r == -EINVAL || r == -EBADMSG || r == -EEXIST ? 2 : 3;
 	}
 	json_object_set_new(res, "proof",
 			    json_pack("{s:s, s:s, s:f, s:f, s:i}", "test", po->test, "config", po->config, "min_rate",

@@ -68,8 +68,12 @@ static int take(void *ctx, json_t *rec, const char *path, unsigned line)
 		c->probes = (unsigned long)json_integer_value(json_object_get(rec, "probe")) + 1;
 	if ((v = json_object_get(rec, "untestable")))
 		return json_object_set(e, "untestable", v);
-	if (!json_is_integer(json_object_get(rec, "runs")) || !json_is_integer(json_object_get(rec, "fails"))) {
-		log_err("%s:%u: key 'runs' or 'fails': missing or not an integer", path, line);
+	if (!json_is_integer(json_object_get(rec, "runs")) || !json_is_integer(json_object_get(rec, "fails")) ||
+	    json_integer_value(json_object_get(rec, "fails")) < 0 ||
+	    json_integer_value(json_object_get(rec, "fails")) > json_integer_value(json_object_get(rec, "runs")) ||
+	    json_integer_value(json_object_get(rec, "runs")) > 1000000) {
+		log_err("%s:%u: key 'runs' or 'fails': missing, or not counts with 0 <= fails <= runs <= 1000000", path,
+			line);
 		return -EBADMSG;
 	}
 	if (json_is_true(json_object_get(rec, "bundles")))
@@ -343,7 +347,7 @@ int fixes_prove(struct fixes_prove_opts *o, const char *head, json_t *fixes, cha
 	if (!(c.commits = json_object()) || !(c.probe.tests = json_pack("[s]", o->test)))
 		r = -ENOMEM;
 	else if ((r = statedir_options(o->dir, "fsagent fixes --prove", opts, ARRAY_SIZE(opts))) < 0)
-		snprintf(err, es, "%s/options.json: the proof's options (said above)", o->dir);
+		; /* said */
 	else if ((r = fileio_pathf(c.record, "%s/prove.jsonl", o->dir)) == 0 &&
 		 (r = jsonl_replay(c.record, take, &c)) == 0 && (r = begin(&c, err, es)) == 0)
 		r = recover(&c);
@@ -373,5 +377,5 @@ int fixes_prove(struct fixes_prove_opts *o, const char *head, json_t *fixes, cha
 	json_decref(c.first);
 	json_decref(c.commits);
 	json_decref(c.probe.tests);
-	return r == -EBADMSG || r == -EEXIST ? -EINVAL : r;
+	return r;
 }

@@ -46,8 +46,9 @@ struct fixes_prove_opts {
  * "cannot build" or "undecided", why, head: {commit, runs, fails}, patched:
  * {commit, runs, fails, why, artifact (its first failure's)}}; after the
  * first that fixes, the rest are left unproven unless o->all. o->o becomes
- * the options DIR was begun with. Returns 0,
- * -EINVAL (err says: the failing revision cannot be built or tested, the
- * directory was begun for another test or options), or -errno.
+ * the options DIR was begun with. Returns 0, -EINVAL (err says: the failing
+ * revision cannot be built or tested, the directory was begun for another
+ * test), -EEXIST or -EBADMSG (logged: other options than the directory's, a
+ * damaged record), or -errno.
  */
 int fixes_prove(struct fixes_prove_opts *o, const char *head, json_t *fixes, char *err, size_t es);
