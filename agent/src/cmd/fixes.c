@@ -43,46 +43,6 @@ static int mbox_candidates(const struct fixes_query *q, const char *mbox, const 
 	return *ret ? 0 : -ENOMEM;
 }
 
-/* The answer kept in dir: fixes.json (schema fsagent-fixes/1) and fixes.html. Returns 0 or -errno (logged). */
-static int keep(const char *dir, json_t *res)
-{
-	char path[PATH_MAX];
-	int r;
-
-	if ((r = fileio_pathf(path, "%s/fixes.json", dir)) < 0 || (r = write_output(path, res, dump_json)) < 0 ||
-	    (r = fileio_pathf(path, "%s/fixes.html", dir)) < 0)
-		return r;
-	return write_output(path, res, fixes_html);
-}
-
-/* The applied candidates proven, the answer said and kept in DIR/fixes.json (and json_out). Returns the exit status. */
-static int prove_and_say(struct fixes_prove_opts *po, json_t *res, const char *json_out)
-{
-	char err[1024] = "";
-	size_t i;
-	json_t *f;
-	int r;
-
-	job_stop_on_signals(3);
-	r = fixes_prove(po, json_string_value(json_object_get(res, "head")), json_object_get(res, "fixes"), err,
-			sizeof(err));
-	if (r < 0) {
-		if (*err || (r != -EBADMSG && r != -EEXIST)) /* those two are said where they were found */
-			log_err("%s", *err ? err : strerror(-r));
-		return r == -EINVAL || r == -EBADMSG || r == -EEXIST ? 2 : 3;
-	}
-	json_object_set_new(res, "proof",
-			    json_pack("{s:s, s:s, s:f, s:f, s:i}", "test", po->test, "config", po->config, "min_rate",
-				      po->o.min_rate, "alpha", po->o.alpha, "max_runs", (int)po->o.max_runs));
-	print_printable(fixes_text, res);
-	if (keep(po->dir, res) < 0 || (json_out && write_output(json_out, res, dump_json) < 0))
-		return 3;
-	json_array_foreach(json_object_get(res, "fixes"), i, f)
-		if (streq(json_string_value(json_object_get(json_object_get(f, "proof"), "verdict")) ?: "", "fixes"))
-			return 0;
-	return 1;
-}
-
 static int fixes_main(int argc, char **argv, char ***paths);
 
 int cmd_fixes(int argc, char **argv)
@@ -234,26 +194,27 @@ static int fixes_main(int argc, char **argv, char ***pathsp)
 		log_err("%s", *err ? err : strerror(-r));
 		return r == -EINVAL || r == -ENOENT ? 2 : 3;
 	}
-	if (apply_dir && json_integer_value(json_object_get(res, "candidates")) > 0) {
+	if (apply_dir) {
 		const struct fixes_apply_opts ao = { .stable = q.stable,
 						     .head = json_string_value(json_object_get(res, "head")),
 						     .upstream = q.upstream,
 						     .dir = apply_dir };
 
-		r = fixes_apply(&ao, json_object_get(res, "fixes"), err, sizeof(err));
-		if (r < 0) {
-			log_err("%s", *err ? err : strerror(-r));
-			return r == -EINVAL ? 2 : 3;
-		}
-	}
-	if (prove) {
-		po.dir = apply_dir;
 		po.tree = q.stable;
 		po.probe = argv + optind;
-		return prove_and_say(&po, res, json_out);
+		if (prove)
+			job_stop_on_signals(3); /* builds and probes: a stop stops them */
+		r = fixes_settle(res, &ao, prove ? &po : NULL, err, sizeof(err));
+		if (r < 0) {
+			if (*err || (r != -EBADMSG && r != -EEXIST)) /* those two are said where they were found */
+				log_err("%s", *err ? err : strerror(-r));
+			return r == -EINVAL || r == -EBADMSG || r == -EEXIST ? 2 : 3;
+		}
 	}
 	print_printable(fixes_text, res);
-	if ((apply_dir && keep(apply_dir, res) < 0) || (json_out && write_output(json_out, res, dump_json) < 0))
+	if (json_out && write_output(json_out, res, dump_json) < 0)
 		return 3;
+	if (prove)
+		return fixes_proven(res) ? 0 : 1;
 	return json_integer_value(json_object_get(res, "candidates")) > 0 ? 0 : 1;
 }

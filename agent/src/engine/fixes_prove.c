@@ -4,6 +4,7 @@
  * calls as jobs, each recorded in DIR/prove.jsonl as it ends.
  */
 #include "engine/fixes_prove.h"
+#include "analysis/fixes_output.h"
 #include "engine/build.h"
 #include "engine/jsonl.h"
 #include "engine/probe.h"
@@ -378,4 +379,38 @@ int fixes_prove(struct fixes_prove_opts *o, const char *head, json_t *fixes, cha
 	json_decref(c.commits);
 	json_decref(c.probe.tests);
 	return r;
+}
+
+int fixes_settle(json_t *res, const struct fixes_apply_opts *ao, struct fixes_prove_opts *po, char *err, size_t es)
+{
+	char path[PATH_MAX];
+	int r = 0;
+
+	if (json_integer_value(json_object_get(res, "candidates")) > 0)
+		r = fixes_apply(ao, json_object_get(res, "fixes"), err, es);
+	if (r == 0 && po) {
+		po->dir = ao->dir;
+		r = fixes_prove(po, json_string_value(json_object_get(res, "head")), json_object_get(res, "fixes"), err,
+				es);
+		if (r == 0)
+			r = json_object_set_new(res, "proof",
+						json_pack("{s:s, s:s, s:f, s:f, s:i}", "test", po->test, "config",
+							  po->config, "min_rate", po->o.min_rate, "alpha", po->o.alpha,
+							  "max_runs", (int)po->o.max_runs));
+	}
+	if (r == 0 && (r = fileio_pathf(path, "%s/fixes.json", ao->dir)) == 0 &&
+	    (r = write_output(path, res, dump_json)) == 0 && (r = fileio_pathf(path, "%s/fixes.html", ao->dir)) == 0)
+		r = write_output(path, res, fixes_html);
+	return r;
+}
+
+json_t *fixes_proven(json_t *res)
+{
+	json_t *f;
+	size_t i;
+
+	json_array_foreach(json_object_get(res, "fixes"), i, f)
+		if (streq(json_string_value(json_object_get(json_object_get(f, "proof"), "verdict")) ?: "", "fixes"))
+			return f;
+	return NULL;
 }

@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 #include "analysis/fix_proof.h"
+#include "engine/fixes_apply.h"
 
 struct fixes_prove_opts {
 	const char *dir;    /* the --apply directory (locked by the caller) */
@@ -52,3 +53,16 @@ struct fixes_prove_opts {
  * damaged record), or -errno.
  */
 int fixes_prove(struct fixes_prove_opts *o, const char *head, json_t *fixes, char *err, size_t es);
+
+/*
+ * What fsagent fixes and the watch do with an answer (fixes_find's or an
+ * mbox's): its candidates applied (ao, when it has any), proven with po
+ * (NULL: not proven; its "proof": {test, config, min_rate, alpha,
+ * max_runs} set), and the answer kept in ao->dir as fixes.json (schema
+ * fsagent-fixes/1) and fixes.html. Returns 0, or fixes_apply's or
+ * fixes_prove's error (err says, but for -EEXIST and -EBADMSG: logged).
+ */
+int fixes_settle(json_t *res, const struct fixes_apply_opts *ao, struct fixes_prove_opts *po, char *err, size_t es);
+
+/* The first candidate of res proven to fix it, or NULL. */
+json_t *fixes_proven(json_t *res);

@@ -14,24 +14,23 @@
 #include "engine/track.h"
 #include "util/fileio.h"
 #include "util/log.h"
-#include "util/output.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
-/* The first candidate of fixes proven to fix it, else the first that applies, else the first one; NULL for none. */
-static json_t *first_applying(json_t *fixes)
+/* The first candidate proven to fix it, else the first that applies, else the first one; NULL for none. */
+static json_t *first_applying(json_t *res)
 {
 	json_t *f, *first = NULL, *applying = NULL;
 	size_t i;
 
-	json_array_foreach(fixes, i, f) {
+	if ((f = fixes_proven(res)))
+		return f;
+	json_array_foreach(json_object_get(res, "fixes"), i, f) {
 		if (!json_is_null(json_object_get(f, "in_stable")))
 			continue;
-		if (streq(track_str(json_object_get(f, "proof"), "verdict"), "fixes"))
-			return f;
 		if (!first)
 			first = f;
 		if (!applying && !streq(track_str(json_object_get(f, "apply"), "verdict"), "cannot apply"))
@@ -41,35 +40,38 @@ static json_t *first_applying(json_t *fixes)
 }
 
 /*
- * With a probe: the applied candidates proven on the kernel (engine/fixes_prove.h) against the revision, the
- * test's runs there from the bisection's ends (the qualification's) counted, not run again.
+ * With a probe, how the applied candidates are proven on the kernel against the revision: the watch's build and
+ * probe, the test's runs there from the bisection's ends (the qualification's) counted, not run again. Returns po,
+ * or NULL without a probe.
  */
-static int prove(struct track_state *s, json_t *b, json_t *res, const char *fdir, char *err, size_t es)
+static struct fixes_prove_opts *prove_opts(struct track_state *s, json_t *b, struct fixes_prove_opts *po, char **probe)
 {
 	char path[PATH_MAX];
-	char *probe[] = { (char *)"/bin/sh", (char *)"-c", (char *)s->in->probe, NULL };
-	struct fixes_prove_opts po = { .dir = fdir,
-				       .tree = s->in->tree,
-				       .build = s->in->build,
-				       .probe = probe,
-				       .test = track_str(b, "test"),
-				       .config = track_str(b, "config"),
-				       .probe_bundles = s->in->probe_bundles,
-				       .probe_timeout = s->in->probe_timeout,
-				       .build_timeout = s->in->build_timeout };
 	json_auto_t *bd = NULL;
 	json_t *bad;
 
 	if (!s->in->probe)
-		return 0;
-	fix_proof_opts_default(&po.o);
+		return NULL;
+	probe[0] = (char *)"/bin/sh";
+	probe[1] = (char *)"-c";
+	probe[2] = (char *)s->in->probe;
+	probe[3] = NULL;
+	*po = (struct fixes_prove_opts){ .tree = s->in->tree,
+					 .build = s->in->build,
+					 .probe = probe,
+					 .test = track_str(b, "test"),
+					 .config = track_str(b, "config"),
+					 .probe_bundles = s->in->probe_bundles,
+					 .probe_timeout = s->in->probe_timeout,
+					 .build_timeout = s->in->build_timeout };
+	fix_proof_opts_default(&po->o);
 	if (fileio_pathf(path, "%s/bisect.json", track_str(b, "bisect")) == 0 && (bd = json_load_file(path, 0, NULL)) &&
 	    (bad = json_object_get(json_object_get(bd, "ends"), "bad"))) {
-		po.prior_runs = (unsigned)json_integer_value(json_object_get(bad, "runs"));
-		po.prior_fails = (unsigned)json_integer_value(json_object_get(bad, "fails"));
+		po->prior_runs = (unsigned)json_integer_value(json_object_get(bad, "runs"));
+		po->prior_fails = (unsigned)json_integer_value(json_object_get(bad, "fails"));
 	}
-	track_say("proving the fixes of %s %s on the kernel (%s)\n", po.config, po.test, fdir);
-	return fixes_prove(&po, track_str(res, "head"), json_object_get(res, "fixes"), err, es);
+	track_say("the fixes of %s %s will be proven on the kernel\n", po->config, po->test);
+	return po;
 }
 
 int track_fixes(struct track_state *s, json_t *rv)
@@ -85,7 +87,7 @@ int track_fixes(struct track_state *s, json_t *rv)
 					 .culprit = culprit,
 					 .head = track_str(rv, "sha"),
 					 .upstream = s->in->upstream };
-		char fdir[PATH_MAX], path[PATH_MAX], err[1024] = "";
+		char fdir[PATH_MAX], err[1024] = "";
 		json_auto_t *res = NULL;
 		json_t *fix = NULL;
 		json_int_t n = 0;
@@ -102,13 +104,11 @@ int track_fixes(struct track_state *s, json_t *rv)
 							     .head = track_str(res, "head"),
 							     .upstream = s->in->upstream,
 							     .dir = fdir };
+			struct fixes_prove_opts po;
+			char *probe[4];
 
-			r = fixes_apply(&ao, json_object_get(res, "fixes"), err, sizeof(err));
-			if (r == 0)
-				r = prove(s, b, res, fdir, err, sizeof(err));
-			if (r == 0 && (r = fileio_pathf(path, "%s/fixes.json", fdir)) == 0)
-				r = write_output(path, res, dump_json); /* the whole answer, each candidate's proof */
-			fix = r == 0 ? first_applying(json_object_get(res, "fixes")) : NULL;
+			r = fixes_settle(res, &ao, prove_opts(s, b, &po, probe), err, sizeof(err));
+			fix = r == 0 ? first_applying(res) : NULL;
 		}
 		if (r < 0 && r != -EINVAL) {
 			log_err("track: the fix of %.12s: %s", culprit, *err ? err : strerror(-r));
