@@ -28,9 +28,13 @@ static void esc(FILE *out, const char *s)
 	markup_escape(out, s);
 }
 
-/* A culprit's upstream fix (fsagent track --upstream), when it was looked for. */
-static void fix_html(FILE *out, json_t *fx)
+static void page_link(FILE *out, json_t *rv, const char *rel, const char *text);
+
+/* Bisection i's upstream fix (fsagent track --upstream), when it was looked for, linking the page of its candidates. */
+static void fix_html(FILE *out, json_t *rv, size_t i, json_t *fx)
 {
+	char rel[64];
+
 	json_t *fix = json_object_get(fx, "fix"), *a = json_object_get(fix, "apply"),
 	       *pr = json_object_get(fix, "proof");
 
@@ -55,6 +59,10 @@ static void fix_html(FILE *out, json_t *fx)
 			fputs(", ", out);
 			fixes_proof_runs(pr, out);
 		}
+		snprintf(rel, sizeof(rel), "/fixes-%zu/fixes.html", i);
+		fputs(" (", out);
+		page_link(out, rv, rel, "the candidates");
+		fputc(')', out);
 	} else {
 		fputs("no upstream fix: ", out);
 		esc(out, s_of(fx, "why"));
@@ -114,7 +122,7 @@ static void regressions(FILE *out, json_t *rv)
 		}
 		/* its upstream fix under the culprit, in the words of a note, not the regression's red */
 		if (b)
-			fix_html(out, json_object_get(b, "fixes"));
+			fix_html(out, rv, i, json_object_get(b, "fixes"));
 		/* how it failed on the candidate, first, and the file to read */
 		if (*s_of(g, "why")) {
 			const char *a = s_of(g, "artifact");
