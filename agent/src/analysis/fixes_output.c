@@ -245,6 +245,12 @@ void fixes_html(json_t *res, FILE *out)
 				markup_escape(out, s_of(p, "why"));
 				fputs("</div>", out);
 			}
+			/* how it failed with the patch, first */
+			if (*s_of(json_object_get(p, "patched"), "why")) {
+				fputs("<div class=\"why\">with it: ", out);
+				markup_escape(out, s_of(json_object_get(p, "patched"), "why"));
+				fputs("</div>", out);
+			}
 		} else {
 			fputs(a && !json_object_get(a, "commit") ? "" : "not proven", out);
 		}
