@@ -43,6 +43,22 @@ static int mbox_candidates(const struct fixes_query *q, const char *mbox, const 
 	return *ret ? 0 : -ENOMEM;
 }
 
+/*
+ * No candidate fixes it: the next step, a forward bisection in the upstream tree from the culprit's upstream commit
+ * (where the test fails) to the range's end (where it should pass).
+ */
+static void forward_hint(const struct fixes_query *q, json_t *res, const struct fixes_prove_opts *po)
+{
+	const char *end = q->range ? strstr(q->range, "..") : NULL;
+
+	end = end ? end + 2 + (end[2] == '.') : q->range ? q->range : "HEAD";
+	printf("no candidate fixes it: the upstream commit it passes from, by a forward bisection "
+	       "(docs/fixes.md: \"When no candidate fixes it: forward bisection\"):\n"
+	       "  scripts/fsagent-bisect --forward --git %s --bad %.12s --good %s -c %s %s\n",
+	       q->upstream, json_string_value(json_object_get(json_object_get(res, "upstream"), "id")) ?: "",
+	       *end ? end : "HEAD", po->config, po->test);
+}
+
 static int fixes_main(int argc, char **argv, char ***paths);
 
 int cmd_fixes(int argc, char **argv)
@@ -214,6 +230,8 @@ static int fixes_main(int argc, char **argv, char ***pathsp)
 	print_printable(fixes_text, res);
 	if (json_out && write_output(json_out, res, dump_json) < 0)
 		return 3;
+	if (prove && !fixes_proven(res) && q.upstream && json_object_get(res, "upstream"))
+		forward_hint(&q, res, &po);
 	if (prove)
 		return fixes_proven(res) ? 0 : 1;
 	return json_integer_value(json_object_get(res, "candidates")) > 0 ? 0 : 1;
