@@ -131,7 +131,15 @@ static int on_result(void *data, struct test_result *t)
 	/* for the limits of its later runs (iterations, reruns, soak rounds) */
 	history_learn(&c->hist, c->cfg->name, t);
 	c->done++;
-	/* the progress line fsagent console follows (model/console.h) */
+	if (c->o->after_test && c->o->after_test(c->o->data, c->cfg, t->name, t->server, sizeof(t->server)) > 0)
+		log_warn("config '%s': during %s: %s", c->cfg->name, t->name, t->server);
+	r = bundle_record_test(c->b, c->config, c->iteration, t,
+			       t->runner && t->runner <= c->pool.n ? c->pool.slots[t->runner - 1].result_dir
+								   : c->result_dir);
+	if (r < 0)
+		log_err("record %s in bundle '%s' failed: %s", t->name, c->b->dir, strerror(-r));
+	/* the progress line fsagent console follows (model/console.h), once the bundle has the test:
+	 * a host that stops the VM on seeing it keeps that run */
 	{
 		char line[CONSOLE_LINE_MAX];
 
@@ -140,13 +148,6 @@ static int on_result(void *data, struct test_result *t)
 					t->reason);
 		log_info("%s", line);
 	}
-	if (c->o->after_test && c->o->after_test(c->o->data, c->cfg, t->name, t->server, sizeof(t->server)) > 0)
-		log_warn("config '%s': during %s: %s", c->cfg->name, t->name, t->server);
-	r = bundle_record_test(c->b, c->config, c->iteration, t,
-			       t->runner && t->runner <= c->pool.n ? c->pool.slots[t->runner - 1].result_dir
-								   : c->result_dir);
-	if (r < 0)
-		log_err("record %s in bundle '%s' failed: %s", t->name, c->b->dir, strerror(-r));
 	/* recorded: its excerpt and kernel log need not stay in memory for the batch */
 	test_result_release(t);
 	/* a soak stops between tests once its time is up or the stop file appears */
