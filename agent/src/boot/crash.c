@@ -69,39 +69,18 @@ static char **in_flight_left(json_t *it, char **left)
 	return out;
 }
 
-/* The test that was running when the machine went down: recorded as a crash. */
-void crash_record(struct bundle *b)
+/* Whether config runs its tests beside each other: its iterations name what they have in flight. */
+static bool parallel_config(json_t *config)
 {
-	json_t *config = NULL, *it = bundle_running_iteration(b, &config);
+	return json_integer_value(json_object_get(json_object_get(config, "parallel"), "runners")) > 1;
+}
+
+/* test of iteration it (config's) recorded as the crash, with what pstore kept of the kernel's last words. */
+static void record_crash(struct bundle *b, json_t *config, json_t *it, const char *test)
+{
 	struct test_result t = { 0 };
-	char **left = NULL;
 
-	if (!it || bundle_remaining(b, config, it, &left) < 0 || !left) {
-		strv_free(left);
-		return; /* between iterations: nothing was in flight */
-	}
-	/* a parallel run names the tests it had in flight: one is the crash's, several its suspects */
-	if (json_is_array(json_object_get(it, "in_flight"))) {
-		char **suspects = in_flight_left(it, left);
-		size_t n = strv_length(suspects);
-
-		json_object_del(it, "in_flight");
-		strv_free(left);
-		left = suspects;
-		if (n != 1) {
-			if (n) {
-				log_warn("%s: the machine went down with %zu tests in flight (%s ...): each runs again "
-					 "alone to find which",
-					 json_string_value(json_object_get(config, "name")), n, suspects[0]);
-				json_object_set_new(it, "suspects", strv_to_json(suspects));
-			}
-			strv_free(suspects);
-			bundle_write(b);
-			return;
-		}
-	}
-	snprintf(t.name, sizeof(t.name), "%s", left[0]);
-	strv_free(left);
+	snprintf(t.name, sizeof(t.name), "%s", test);
 	t.status = TS_CRASH;
 	/* how long it ran before the crash is not known: its duration stays 0 */
 	t.kernel_log = pstore_tail();
@@ -114,4 +93,61 @@ void crash_record(struct bundle *b)
 	log_warn("%s %s" CONSOLE_CRASH, json_string_value(json_object_get(config, "name")), t.name);
 	bundle_record_test(b, config, it, &t, NULL);
 	test_result_release(&t);
+}
+
+/*
+ * The test that was running when the machine went down: recorded as a
+ * crash. Parallel runners (one queue over one config or several, each
+ * config's iteration running) name the tests they had in flight: one is
+ * the crash's, several its suspects, each config's in its iteration.
+ */
+void crash_record(struct bundle *b)
+{
+	json_t *c, *it, *first_cfg = NULL, *first_it = NULL, *one_cfg = NULL, *one_it = NULL;
+	char **first_left = NULL, **one = NULL;
+	size_t i, k, total = 0;
+
+	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
+		json_array_foreach(json_object_get(c, "iterations"), k, it) {
+			char **left = NULL, **suspects;
+			size_t n;
+
+			if (!bundle_iteration_running(it) || bundle_remaining(b, c, it, &left) < 0 || !left) {
+				strv_free(left);
+				continue;
+			}
+			if (!first_it) {
+				first_cfg = c, first_it = it, first_left = left;
+				left = NULL;
+			}
+			if (!parallel_config(c) || !json_is_array(json_object_get(it, "in_flight"))) {
+				strv_free(left);
+				continue;
+			}
+			suspects = in_flight_left(it, left ? left : first_left);
+			strv_free(left);
+			n = strv_length(suspects);
+			json_object_del(it, "in_flight");
+			total += n;
+			if (n == 1 && !one) {
+				one_cfg = c, one_it = it, one = suspects;
+				continue;
+			}
+			if (n)
+				json_object_set_new(it, "suspects", strv_to_json(suspects));
+			strv_free(suspects);
+		}
+	if (total == 1) {
+		record_crash(b, one_cfg, one_it, one[0]);
+	} else if (total > 1) {
+		if (one)
+			json_object_set_new(one_it, "suspects", strv_to_json(one));
+		log_warn("the machine went down with %zu tests in flight: each runs again alone to find which", total);
+		bundle_write(b);
+	} else if (first_it) {
+		/* one at a time (or nothing in flight): the test the iteration was at */
+		record_crash(b, first_cfg, first_it, first_left[0]);
+	}
+	strv_free(one);
+	strv_free(first_left);
 }

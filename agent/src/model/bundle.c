@@ -262,20 +262,6 @@ int bundle_set_in_flight(struct bundle *b, json_t *iteration, char *const *names
 	return bundle_write(b);
 }
 
-json_t *bundle_running_iteration(struct bundle *b, json_t **ret_config)
-{
-	json_t *c, *it;
-	size_t i, k;
-
-	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
-		json_array_foreach(json_object_get(c, "iterations"), k, it)
-			if (bundle_iteration_running(it)) {
-				*ret_config = c;
-				return it;
-			}
-	return NULL;
-}
-
 int bundle_remaining(struct bundle *b, json_t *config, json_t *iteration, char ***ret)
 {
 	json_auto_t *tests = NULL, *seen = json_object();

@@ -116,8 +116,8 @@ int bundle_set_in_flight(struct bundle *b, json_t *iteration, char *const *names
 
 /* Whether every iteration of config before index end is finished. */
 bool bundle_config_done(json_t *config, unsigned end);
-/* The iteration still running, if any, and its config (borrowed), or NULL. */
-json_t *bundle_running_iteration(struct bundle *b, json_t **ret_config);
+/* Whether the iteration is still running (one per config at once: a queue over several configs). */
+bool bundle_iteration_running(json_t *iteration);
 
 /*
  * The iteration's order without the tests its journal already records,

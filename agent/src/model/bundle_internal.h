@@ -28,7 +28,6 @@ int bundle_config_slug(const char *config, char *buf, size_t size);
 int bundle_journal_rel(char *buf, size_t size, const char *config, json_t *iteration);
 const char *bundle_config_name(json_t *config);
 bool bundle_iteration_folded(json_t *iteration);
-bool bundle_iteration_running(json_t *iteration);
 
 /* Add delta to iteration's count of status. */
 void bundle_count_status(json_t *iteration, const char *status, json_int_t delta);

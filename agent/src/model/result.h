@@ -67,6 +67,7 @@ struct test_result {
 	unsigned runner;   /* 1-based; 0: a serial run */
 	double started;	   /* seconds after the first test of its queue started */
 	char *beside;	   /* the tests in flight during it, blank-separated (heap), or NULL */
+	unsigned config_index; /* its config among those of one queue (run/parallel.h), from 0 */
 	bool has_coverage; /* gcov data saved (bundle_coverage_dir) */
 	unsigned coverage_files;
 };

@@ -89,15 +89,15 @@ int arrange_for_run(char **order, const struct selection *sel, json_t *iteration
 	return r;
 }
 
-void arrange_suspects_done(json_t *iteration, size_t head)
+void arrange_suspects_done(json_t *iteration, size_t head, size_t all)
 {
 	json_t *sus = json_object_get(iteration, "suspects");
 
 	if (!json_is_array(sus))
 		return;
-	if (head == json_array_size(sus) && head > 1) {
+	if (head == json_array_size(sus) && all > 1) {
 		log_warn("the crash with %zu tests in flight did not come again with each alone: not pinned to one",
-			 head);
+			 all);
 		json_object_set(iteration, "crash_unexplained", sus);
 	}
 	json_object_del(iteration, "suspects");

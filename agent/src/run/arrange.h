@@ -36,9 +36,10 @@ int arrange_for_run(char **order, const struct selection *sel, json_t *iteration
 		    size_t *ret_parallel);
 
 /*
- * After an iteration's queue ran to its end with head suspects first: the
- * suspects are done. When every one of them ran alone in this boot without
- * crashing, the crash is unexplained: said, and recorded as the
- * iteration's "crash_unexplained" (the tests that were in flight).
+ * After an iteration's queue ran to its end with head suspects first (of
+ * all in its queue, every config's): the suspects are done. When every one
+ * of them ran alone in this boot without crashing, the crash is
+ * unexplained: said, and recorded as the iteration's "crash_unexplained"
+ * (its tests that were in flight).
  */
-void arrange_suspects_done(json_t *iteration, size_t head);
+void arrange_suspects_done(json_t *iteration, size_t head, size_t all);

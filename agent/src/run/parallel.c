@@ -16,40 +16,60 @@
 #include <string.h>
 
 struct queue {
-	const struct runner_opts *base;
+	const struct parallel_config *cfgs; /* the configs served, by test_result.config_index */
+	size_t n_cfgs;
 	const struct parallel_queue *pq;
-	const double *expect; /* this phase's tests' expectations, by index (seconds, < 0 unknown), or NULL */
-	double unknown;	      /* what a test never timed is expected to take: the median of those timed, or 1 */
-	bool known;	      /* some test's duration is known: expectations are seconds, not counts */
-	const struct runner_pool *pool;
+	double *expect; /* this phase's tests' expectations, by index (seconds, < 0 unknown; moved with them), or NULL */
+	double unknown; /* what a test never timed is expected to take: the median of those timed, or 1 */
+	bool known;	/* some test's duration is known: expectations are seconds, not counts */
+	unsigned runners; /* this phase's: all of them, or runner 1 alone */
 	struct test_result *tests;
 	size_t n, next;
 	ssize_t *in_flight; /* by runner: the test it runs, -1 */
 	double *end;	    /* by test: when its verdict came (its start + duration), 0 before */
 	bool *held;	    /* by test: failed on a shared kernel report, to run again alone (beside others) */
 	bool confirming;    /* running the held tests again, alone */
-	const struct runner_pool *all; /* every runner (pool is this phase's) */
-	bool *remake;		       /* by runner: a test timed out on its devices, made anew before its next */
+	bool *remake;	    /* by runner: a test timed out on its devices, made anew before its next */
+	int *serving;	    /* by runner: the config its test device was last made for, -1 none yet */
 	double t0;
 	bool stop;
 	int rc;
 	pthread_mutex_t lock;
 };
 
+/* A runner's thread, and the config of the batch it runs: the callbacks' data. */
 struct worker {
 	struct queue *q;
 	unsigned k; /* 0-based */
+	unsigned ci;
 	pthread_t thread;
 };
 
-static int run_queue(struct queue *q, const struct runner_pool *pool, struct test_result *tests, size_t n);
+static int run_queue(struct queue *q, unsigned runners, struct test_result *tests, size_t n, const double *expect);
 
-/* name appended to t's tests beside it (a blank-separated list on the heap). */
-static void add_beside(struct test_result *t, const char *name)
+static const struct runner_opts *base_of(const struct queue *q, const struct test_result *t)
+{
+	return q->cfgs[t->config_index].base;
+}
+
+/* other as t's record names it: its name, "<config>:<name>" when another config's. */
+static void label(const struct queue *q, const struct test_result *t, const struct test_result *other, char *buf,
+		  size_t size)
+{
+	if (other->config_index == t->config_index)
+		snprintf(buf, size, "%s", other->name);
+	else
+		snprintf(buf, size, "%s:%s", q->cfgs[other->config_index].name, other->name);
+}
+
+/* other's label appended to t's tests beside it (a blank-separated list on the heap). */
+static void add_beside(const struct queue *q, struct test_result *t, const struct test_result *other)
 {
 	size_t len = t->beside ? strlen(t->beside) : 0;
-	char *nb = realloc(t->beside, len + strlen(name) + 2);
+	char name[sizeof(other->name) + 128], *nb;
 
+	label(q, t, other, name, sizeof(name));
+	nb = realloc(t->beside, len + strlen(name) + 2);
 	if (!nb)
 		return;
 	t->beside = nb;
@@ -59,33 +79,48 @@ static void add_beside(struct test_result *t, const char *name)
 /* The tests in flight now, to the caller (a crash's suspects). Under the lock. */
 static void report_in_flight(struct queue *q)
 {
-	char *names[65];
+	const struct test_result *in[65];
 	size_t k = 0;
 
 	if (!q->pq->in_flight)
 		return;
-	for (unsigned o = 0; o < q->pool->n && k < ARRAY_SIZE(names) - 1; o++)
+	for (unsigned o = 0; o < q->runners && k < ARRAY_SIZE(in) - 1; o++)
 		if (q->in_flight[o] >= 0)
-			names[k++] = q->tests[q->in_flight[o]].name;
-	names[k] = NULL;
-	q->pq->in_flight(q->pq->data, names);
+			in[k++] = &q->tests[q->in_flight[o]];
+	in[k] = NULL;
+	q->pq->in_flight(q->pq->data, in);
 }
 
 static unsigned timeout_for(void *data, const char *test)
 {
-	struct queue *q = data;
+	struct worker *w = data;
+	const struct runner_opts *base = w->q->cfgs[w->ci].base;
 	unsigned t;
 
-	pthread_mutex_lock(&q->lock);
-	t = q->base->timeout_for ? q->base->timeout_for(q->base->data, test) : 0;
-	pthread_mutex_unlock(&q->lock);
+	pthread_mutex_lock(&w->q->lock);
+	t = base->timeout_for ? base->timeout_for(base->data, test) : 0;
+	pthread_mutex_unlock(&w->q->lock);
 	return t;
 }
 
-static ssize_t index_of(const struct queue *q, const char *name, size_t len)
+/* The test t's record names as "lab" (its label from t's side), or -1. */
+static ssize_t index_of(const struct queue *q, const struct test_result *t, const char *lab, size_t len)
 {
+	const char *colon = memchr(lab, ':', len);
+	size_t ci = t->config_index;
+	const char *name = lab;
+
+	if (colon) {
+		for (ci = 0; ci < q->n_cfgs; ci++)
+			if (strlen(q->cfgs[ci].name) == (size_t)(colon - lab) &&
+			    memcmp(q->cfgs[ci].name, lab, colon - lab) == 0)
+				break;
+		len -= colon + 1 - lab;
+		name = colon + 1;
+	}
 	for (size_t i = 0; i < q->n; i++)
-		if (strlen(q->tests[i].name) == len && memcmp(q->tests[i].name, name, len) == 0)
+		if (q->tests[i].config_index == ci && strlen(q->tests[i].name) == len &&
+		    memcmp(q->tests[i].name, name, len) == 0)
 			return (ssize_t)i;
 	return -1;
 }
@@ -100,7 +135,7 @@ static void trim_beside(struct queue *q, struct test_result *t, double t_end)
 
 	while (w && *w) {
 		size_t len = strcspn(w, " ");
-		ssize_t j = index_of(q, w, len);
+		ssize_t j = index_of(q, t, w, len);
 		bool keep = j >= 0 && q->tests[j].started < t_end && (!q->end[j] || q->end[j] > t->started);
 
 		if (keep) {
@@ -127,14 +162,16 @@ static bool shared_failure(const struct test_result *t)
 
 static int on_result(void *data, struct test_result *t)
 {
-	struct queue *q = data;
+	struct worker *w = data;
+	struct queue *q = w->q;
+	const struct runner_opts *base = base_of(q, t);
 	int stop = 0;
 
 	pthread_mutex_lock(&q->lock);
 	q->end[t - q->tests] = t->started + t->duration;
 	trim_beside(q, t, t->started + t->duration);
 	/* final: no test starting from now on is beside it (its record may be freed by the callback) */
-	for (unsigned o = 0; o < q->pool->n; o++)
+	for (unsigned o = 0; o < q->runners; o++)
 		if (q->in_flight[o] == t - q->tests)
 			q->in_flight[o] = -1;
 	report_in_flight(q);
@@ -144,11 +181,11 @@ static int on_result(void *data, struct test_result *t)
 		q->held[t - q->tests] = true;
 		log_info("%s: %s, beside %s: it runs again alone before that is called its own", t->name, t->reason,
 			 t->beside && t->beside[0] ? t->beside : "tests that had ended");
-	} else if (q->base->on_result && !q->stop) {
+	} else if (base->on_result && !q->stop) {
 		if (q->confirming)
 			log_info("%s, again alone: %s%s%s", t->name, test_status_to_string(t->status),
 				 t->reason[0] ? ": " : "", t->reason);
-		stop = q->base->on_result(q->base->data, t);
+		stop = base->on_result(base->data, t);
 	}
 	if (stop)
 		q->stop = true;
@@ -159,15 +196,16 @@ static int on_result(void *data, struct test_result *t)
 /* A test starts on its runner: recorded beside those in flight, and in flight itself. */
 static void on_start(void *data, struct test_result *t)
 {
-	struct queue *q = data;
+	struct worker *w = data;
+	struct queue *q = w->q;
 	const unsigned k = t->runner - 1;
 
 	pthread_mutex_lock(&q->lock);
 	t->started = utctime_monotonic() - q->t0;
-	for (unsigned o = 0; o < q->pool->n; o++)
+	for (unsigned o = 0; o < q->runners; o++)
 		if (o != k && q->in_flight[o] >= 0) {
-			add_beside(t, q->tests[q->in_flight[o]].name);
-			add_beside(&q->tests[q->in_flight[o]], t->name);
+			add_beside(q, t, &q->tests[q->in_flight[o]]);
+			add_beside(q, &q->tests[q->in_flight[o]], t);
 		}
 	q->in_flight[k] = t - q->tests;
 	report_in_flight(q);
@@ -175,30 +213,85 @@ static void on_start(void *data, struct test_result *t)
 }
 
 /*
- * The next batch for runner k, tests[*first..*first+count) (model/schedule.h:
- * the long tests at the head alone, short ones together). Returns the
- * count, 0 when the queue is done.
+ * The tests of config ci among those not taken yet moved to the front of
+ * them, each side's order kept. Returns how many are ci's. Under the lock.
  */
-static size_t take(struct queue *q, unsigned k, size_t *first)
+static size_t gather(struct queue *q, unsigned ci)
+{
+	const size_t left = q->n - q->next;
+	struct test_result *t = malloc(left * sizeof(*t));
+	double *e = q->expect ? malloc(left * sizeof(*e)) : NULL;
+	size_t mine = 0, k = 0;
+
+	for (size_t i = q->next; i < q->n; i++)
+		mine += q->tests[i].config_index == ci;
+	if (mine == left || !t || (q->expect && !e)) {
+		free(t);
+		free(e);
+		return mine == left ? mine : 1; /* no room to move them: the head alone */
+	}
+	for (int side = 0; side < 2; side++)
+		for (size_t i = q->next; i < q->n; i++)
+			if ((q->tests[i].config_index == ci) == (side == 0)) {
+				t[k] = q->tests[i];
+				if (e)
+					e[k] = q->expect[i];
+				k++;
+			}
+	memcpy(q->tests + q->next, t, left * sizeof(*t));
+	if (e)
+		memcpy(q->expect + q->next, e, left * sizeof(*e));
+	free(t);
+	free(e);
+	return mine;
+}
+
+/*
+ * The next batch for runner k, tests[*first..*first+count), all of the
+ * head test's config (*ci) (model/schedule.h: the long tests at the head
+ * alone, short ones together). Returns the count, 0 when the queue is done.
+ */
+static size_t take(struct queue *q, unsigned k, size_t *first, unsigned *ci)
 {
 	size_t count = 0;
 
 	pthread_mutex_lock(&q->lock);
 	if (!q->stop && q->next < q->n) {
 		double *e = calloc(q->n - q->next, sizeof(*e));
+		size_t mine;
 
+		*ci = q->tests[q->next].config_index;
+		mine = q->n_cfgs > 1 ? gather(q, *ci) : q->n - q->next;
 		for (size_t i = q->next; e && i < q->n; i++)
 			e[i - q->next] = q->expect && q->expect[i] >= 0 ? q->expect[i] : q->unknown;
 		*first = q->next;
 		/* a check's start and end cost seconds: batches of a minute where durations are known */
-		count = e ? sched_batch(e, q->n - q->next, q->pool->n, q->known ? PARALLEL_BATCH_SECONDS : 0) : 1;
+		count = e ? sched_batch(e, q->n - q->next, q->runners, q->known ? PARALLEL_BATCH_SECONDS : 0) : 1;
 		free(e);
+		count = count < mine ? count : mine;
 		for (size_t i = 0; i < count; i++)
 			q->tests[q->next + i].runner = k + 1;
 		q->next += count;
 	}
 	pthread_mutex_unlock(&q->lock);
 	return count;
+}
+
+/* Runner k's test device made anew with config ci's mkfs; what for says why, for the log. */
+static void remake(struct queue *q, unsigned k, unsigned ci, const char *what)
+{
+	const struct runner_pool *pool = q->cfgs[ci].pool;
+	char why[512];
+	int r;
+
+	if (!pool->slots[k].test_dev[0])
+		return;
+	r = pool_remake_test_dev(pool, k, why, sizeof(why));
+	if (r < 0)
+		log_warn("runner %u: making its test device %s anew %s failed: %s", k + 1, pool->slots[k].test_dev,
+			 what, why);
+	else
+		log_info("runner %u: its test device %s made anew %s", k + 1, pool->slots[k].test_dev, what);
 }
 
 /*
@@ -209,51 +302,51 @@ static size_t take(struct queue *q, unsigned k, size_t *first)
  */
 static void before_check(void *data, const char *test)
 {
-	struct queue *q = data;
-	ssize_t i;
-	unsigned k;
-	bool remake;
-	char why[512];
-	int r;
+	struct worker *w = data;
+	struct queue *q = w->q;
+	bool again;
+	char what[256];
 
 	pthread_mutex_lock(&q->lock);
-	i = index_of(q, test, strlen(test));
-	k = i >= 0 ? q->tests[i].runner - 1 : 0;
-	remake = i >= 0 && q->remake[k];
-	q->remake[k] = false;
+	again = q->remake[w->k];
+	q->remake[w->k] = false;
 	pthread_mutex_unlock(&q->lock);
-	if (!remake || !q->all->slots[k].test_dev[0])
+	if (!again)
 		return;
-	r = pool_remake_test_dev(q->all, k, why, sizeof(why));
-	if (r < 0)
-		log_warn("runner %u: making its test device %s anew after a timeout failed: %s", k + 1,
-			 q->all->slots[k].test_dev, why);
-	else
-		log_info("runner %u: its test device %s made anew after a timeout, before %s", k + 1,
-			 q->all->slots[k].test_dev, test);
+	snprintf(what, sizeof(what), "after a timeout, before %s", test);
+	remake(q, w->k, w->ci, what);
 }
 
 static void *work(void *arg)
 {
 	struct worker *w = arg;
 	struct queue *q = w->q;
-	const struct runner_slot *s = &q->pool->slots[w->k];
-	struct runner_opts ro = *q->base;
 	size_t first, count;
 
-	ro.host_options = s->host_options;
-	ro.env = (const char *const *)s->env;
-	ro.devices = (const char *const *)s->devices;
-	ro.own_mounts = true;
-	ro.parallel = q->pool->n > 1;
-	ro.timeout_for = timeout_for;
-	ro.on_result = on_result;
-	ro.on_start = on_start;
-	ro.before_check = before_check;
-	ro.data = q;
-	while ((count = take(q, w->k, &first)) > 0) {
-		int r = runner_run(&ro, &q->tests[first], count);
+	while ((count = take(q, w->k, &first, &w->ci)) > 0) {
+		const struct runner_slot *s = &q->cfgs[w->ci].pool->slots[w->k];
+		struct runner_opts ro = *q->cfgs[w->ci].base;
+		int r;
 
+		/* a runner serves one config at a time: turning to another, its test device is made for it */
+		if (q->serving[w->k] != (int)w->ci) {
+			char what[256];
+
+			snprintf(what, sizeof(what), "for %s", q->cfgs[w->ci].name);
+			remake(q, w->k, w->ci, what);
+			q->serving[w->k] = (int)w->ci;
+		}
+		ro.host_options = s->host_options;
+		ro.env = (const char *const *)s->env;
+		ro.devices = (const char *const *)s->devices;
+		ro.own_mounts = true;
+		ro.parallel = q->runners > 1;
+		ro.timeout_for = timeout_for;
+		ro.on_result = on_result;
+		ro.on_start = on_start;
+		ro.before_check = before_check;
+		ro.data = w;
+		r = runner_run(&ro, &q->tests[first], count);
 		pthread_mutex_lock(&q->lock);
 		q->in_flight[w->k] = -1;
 		if (r != 0) {
@@ -309,8 +402,7 @@ static double median_known(const double *e, size_t n, bool *known)
  * does not was another's. Their results go back in place. A queue stopped
  * before that records them as they were.
  */
-static int confirm_alone(struct queue *q, const struct runner_pool *alone, struct test_result *tests, size_t n,
-			 const bool *held)
+static int confirm_alone(struct queue *q, struct test_result *tests, size_t n, const bool *held)
 {
 	struct test_result *again;
 	size_t k = 0, j = 0;
@@ -322,8 +414,8 @@ static int confirm_alone(struct queue *q, const struct runner_pool *alone, struc
 		return 0;
 	if (q->stop || !(again = calloc(k, sizeof(*again)))) {
 		for (size_t i = 0; i < n; i++)
-			if (held[i] && q->base->on_result)
-				q->base->on_result(q->base->data, &tests[i]);
+			if (held[i] && base_of(q, &tests[i])->on_result)
+				base_of(q, &tests[i])->on_result(base_of(q, &tests[i])->data, &tests[i]);
 		return q->stop ? 0 : -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -331,15 +423,15 @@ static int confirm_alone(struct queue *q, const struct runner_pool *alone, struc
 			struct test_result *a = &again[j++];
 
 			snprintf(a->name, sizeof(a->name), "%s", tests[i].name);
+			a->config_index = tests[i].config_index;
 			snprintf(a->shared_finding, sizeof(a->shared_finding), "%s; beside %s", tests[i].reason,
 				 tests[i].beside && tests[i].beside[0] ? tests[i].beside : "tests that had ended");
 			test_result_release(&tests[i]);
 		}
 	log_info("%zu test%s failed on a kernel report that named no device beside others: each again alone", k,
 		 k == 1 ? "" : "s");
-	q->expect = NULL;
 	q->confirming = true;
-	r = run_queue(q, alone, again, k);
+	r = run_queue(q, 1, again, k, NULL);
 	q->confirming = false;
 	j = 0;
 	for (size_t i = 0; i < n; i++)
@@ -349,69 +441,84 @@ static int confirm_alone(struct queue *q, const struct runner_pool *alone, struc
 	return r;
 }
 
-int parallel_run(const struct runner_opts *base, const struct runner_pool *pool, struct test_result *tests, size_t n,
+int parallel_run(const struct parallel_config *configs, size_t n_configs, struct test_result *tests, size_t n,
 		 const struct parallel_queue *pq)
 {
-	const struct runner_pool alone = { 1, pool->slots };
+	const unsigned runners = n_configs ? configs[0].pool->n : 0;
 	const size_t head = pq->head < n ? pq->head : n, par = pq->parallel < n - head ? pq->parallel : n - head;
-	struct queue q = { .base = base, .pq = pq, .t0 = utctime_monotonic() };
+	struct queue q = { .cfgs = configs, .n_cfgs = n_configs, .pq = pq, .t0 = utctime_monotonic() };
 	bool *held = NULL;
 	int r = 0;
 
-	q.all = pool;
-	q.remake = calloc(pool->n, sizeof(*q.remake));
-	if (!q.remake)
+	if (!runners)
+		return -EINVAL;
+	q.remake = calloc(runners, sizeof(*q.remake));
+	q.serving = calloc(runners, sizeof(*q.serving));
+	if (!q.remake || !q.serving) {
+		free(q.remake);
+		free(q.serving);
 		return -ENOMEM;
+	}
+	/* each runner's test device as its pool made it: for the first config whose pool made it */
+	for (unsigned k = 0; k < runners; k++) {
+		q.serving[k] = -1;
+		for (size_t ci = n_configs; ci-- > 0;)
+			if (configs[ci].pool->slots[k].test_dev_made)
+				q.serving[k] = (int)ci;
+	}
 	q.unknown = median_known(pq->expect, n, &q.known);
 	if (head) {
 		log_info("a crash's suspects first: %zu tests, one at a time", head);
-		q.expect = pq->expect;
-		r = run_queue(&q, &alone, tests, head);
+		r = run_queue(&q, 1, tests, head, pq->expect);
 	}
 	if (r == 0 && all_done(tests, head)) {
-		q.expect = pq->expect ? pq->expect + head : NULL;
-		held = pool->n > 1 ? calloc(par ? par : 1, sizeof(*held)) : NULL;
-		if (pool->n > 1 && !held) {
-			free(q.remake);
-			return -ENOMEM;
+		held = runners > 1 ? calloc(par ? par : 1, sizeof(*held)) : NULL;
+		if (runners > 1 && !held) {
+			r = -ENOMEM;
+			goto out;
 		}
 		q.held = held;
-		r = run_queue(&q, pool, tests + head, par);
+		r = run_queue(&q, runners, tests + head, par, pq->expect ? pq->expect + head : NULL);
 		q.held = NULL;
 		if (r == 0 && held)
-			r = confirm_alone(&q, &alone, tests + head, par, held);
+			r = confirm_alone(&q, tests + head, par, held);
 		free(held);
 	}
 	if (r == 0 && head + par < n && all_done(tests, head + par)) {
 		log_info("serial tail: %zu test%s that cannot share the machine (group " SELECT_SERIAL_GROUP
 			 " or machine-wide), one at a time",
 			 n - head - par, n - head - par == 1 ? "" : "s");
-		q.expect = pq->expect ? pq->expect + head + par : NULL;
-		r = run_queue(&q, &alone, tests + head + par, n - head - par);
+		r = run_queue(&q, 1, tests + head + par, n - head - par, pq->expect ? pq->expect + head + par : NULL);
 	}
+out:
 	free(q.remake);
+	free(q.serving);
 	return r;
 }
 
-/* One phase of the queue: tests[0..n) over pool's runners. */
-static int run_queue(struct queue *q, const struct runner_pool *pool, struct test_result *tests, size_t n)
+/* One phase of the queue: tests[0..n) over the first runners (their expectations: expect, or NULL). */
+static int run_queue(struct queue *q, unsigned runners, struct test_result *tests, size_t n, const double *expect)
 {
-	struct worker *w = calloc(pool->n, sizeof(*w));
+	struct worker *w = calloc(runners, sizeof(*w));
 	unsigned started = 0;
 	int r = 0;
 
-	q->pool = pool, q->tests = tests, q->n = n, q->next = 0;
-	q->in_flight = calloc(pool->n, sizeof(*q->in_flight));
+	q->runners = runners, q->tests = tests, q->n = n, q->next = 0;
+	q->in_flight = calloc(runners, sizeof(*q->in_flight));
 	q->end = calloc(n ? n : 1, sizeof(*q->end));
-	if (!w || !q->in_flight || !q->end || pthread_mutex_init(&q->lock, NULL) != 0) {
+	q->expect = expect ? calloc(n ? n : 1, sizeof(*q->expect)) : NULL;
+	if (!w || !q->in_flight || !q->end || (expect && !q->expect) || pthread_mutex_init(&q->lock, NULL) != 0) {
 		free(w);
 		free(q->in_flight);
 		free(q->end);
+		free(q->expect);
 		return -ENOMEM;
 	}
-	for (unsigned k = 0; k < pool->n; k++)
+	if (expect)
+		memcpy(q->expect, expect, n * sizeof(*q->expect));
+	for (unsigned k = 0; k < runners; k++)
 		q->in_flight[k] = -1;
-	for (unsigned k = 0; k < pool->n; k++) {
+	for (unsigned k = 0; k < runners; k++) {
 		w[k] = (struct worker){ .q = q, .k = k };
 		r = -pthread_create(&w[k].thread, NULL, work, &w[k]);
 		if (r < 0) {
@@ -429,7 +536,9 @@ static int run_queue(struct queue *q, const struct runner_pool *pool, struct tes
 	free(w);
 	free(q->in_flight);
 	free(q->end);
+	free(q->expect);
 	q->in_flight = NULL;
 	q->end = NULL;
+	q->expect = NULL;
 	return r < 0 ? r : q->rc;
 }

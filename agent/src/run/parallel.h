@@ -31,6 +31,19 @@
 /* A batch's expected length where durations are known (model/schedule.h's sched_batch). */
 #define PARALLEL_BATCH_SECONDS 60
 
+/*
+ * A config the queue serves. Several configs share one queue and one set
+ * of runners: every config's pool has the same runners over the same
+ * devices (pool_make's share), a runner serves one config at a time, and
+ * its test device is made anew with a config's mkfs when it turns to that
+ * config's tests.
+ */
+struct parallel_config {
+	const char *name;		/* "xfs/4k": a test beside another config's is named "xfs/4k:generic/001" */
+	const struct runner_opts *base; /* what its checks share (the tree, section, kernel log, timeouts, on_result) */
+	const struct runner_pool *pool; /* its runners' places */
+};
+
 /* How a queue of tests is run: its parts, and who hears what is in flight. */
 struct parallel_queue {
 	size_t head; /* tests[0..head): a crash's suspects, one at a time on runner 1 first */
@@ -38,17 +51,21 @@ struct parallel_queue {
 	size_t parallel; /* the rest one at a time last (the serial tail) */
 	/* what each test is expected to take, seconds (by index; < 0 unknown), for the batches' sizes; may be NULL */
 	const double *expect;
-	/* the tests in flight at each change, under the queue's lock (names NULL-ended) */
-	void (*in_flight)(void *data, char *const *names);
+	/* the tests in flight at each change, under the queue's lock (NULL-ended) */
+	void (*in_flight)(void *data, const struct test_result *const *tests);
 	void *data;
 };
 
 /*
- * Run tests[0..n) as pq says over pool's runners, each part once the one
- * before has every result (a stopped run resumes later); base carries what
- * every runner shares (the tree, section, kernel log, timeouts, reruns,
- * on_result). Returns 0, RUNNER_UNKILLABLE (a runner's test survived
- * SIGKILL: the queue stopped, the other runners finished theirs) or -errno.
+ * Run tests[0..n) (each of configs[t->config_index]) as pq says over the
+ * configs' runners, each part once the one before has every result (a
+ * stopped run resumes later). A free runner takes the queue's next batch,
+ * of the head test's config; the tests of a batch move to its place in
+ * tests (the order of the others kept), so that tests[] ends in the order
+ * they were taken. Each config's base carries its on_result and timeouts,
+ * called with its data. Returns 0, RUNNER_UNKILLABLE (a runner's test
+ * survived SIGKILL: the queue stopped, the other runners finished theirs)
+ * or -errno.
  */
-int parallel_run(const struct runner_opts *base, const struct runner_pool *pool, struct test_result *tests, size_t n,
+int parallel_run(const struct parallel_config *configs, size_t n_configs, struct test_result *tests, size_t n,
 		 const struct parallel_queue *pq);

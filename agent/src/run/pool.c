@@ -131,9 +131,10 @@ static int read_source(struct source *src, char **text, const char *host_options
  * check expects to find it). A tmpfs config's device is a name, fine to
  * share (one that is no /dev path needs the machine alone: needs_machine).
  */
-static int carve(struct runner_slot *s, unsigned k, const struct source *src, const char *key, const char *name,
-		 uint64_t size, char ***sets, char *err, size_t es)
+static int carve(struct runner_slot *s, unsigned k, const struct source *src, size_t ki,
+		 const struct runner_slot *share, char ***sets, char *err, size_t es)
 {
+	const char *key = carved[ki].key, *name = carved[ki].file;
 	char val[PATH_MAX], file[PATH_MAX + 16], dev[64], at[PATH_MAX + 160], why[512], *set = NULL;
 	int r = runner_config_get(src->text, src->section, key, val, sizeof(val));
 
@@ -146,20 +147,31 @@ static int carve(struct runner_slot *s, unsigned k, const struct source *src, co
 	}
 	if (streq(src->fstype, "tmpfs"))
 		return 0;
-	snprintf(file, sizeof(file), "%s/%s.img", s->dir, name);
-	r = loopdev_attach(file, size, dev, sizeof(dev));
-	if (r < 0) {
-		snprintf(err, es, "runner %u: a loop device over '%s' for %s failed: %s", k, file, key, strerror(-r));
-		return r;
+	if (share && share->dev_of[ki][0]) {
+		/* another config's runner K, the same devices: made for this config when the runner turns to it */
+		snprintf(dev, sizeof(dev), "%s", share->dev_of[ki]);
+	} else {
+		snprintf(file, sizeof(file), "%s/%s.img", s->dir, name);
+		r = loopdev_attach(file, carved[ki].size, dev, sizeof(dev));
+		if (r < 0) {
+			snprintf(err, es, "runner %u: a loop device over '%s' for %s failed: %s", k, file, key,
+				 strerror(-r));
+			return r;
+		}
+		if (strv_push(&s->loops, dev) < 0)
+			return -ENOMEM;
 	}
-	if (strv_push(&s->loops, dev) < 0 || strv_push(&s->devices, dev + strlen("/dev/")) < 0 ||
-	    asprintf(&set, "%s=%s", key, dev) < 0 || strv_push(sets, set) < 0) {
+	snprintf(s->dev_of[ki], sizeof(s->dev_of[ki]), "%s", dev);
+	if (strv_push(&s->devices, dev + strlen("/dev/")) < 0 || asprintf(&set, "%s=%s", key, dev) < 0 ||
+	    strv_push(sets, set) < 0) {
 		free(set);
 		return -ENOMEM;
 	}
 	free(set);
-	if (streq(key, "TEST_DEV")) {
+	if (streq(key, "TEST_DEV"))
 		snprintf(s->test_dev, sizeof(s->test_dev), "%s", dev);
+	if (streq(key, "TEST_DEV") && !(share && share->dev_of[ki][0])) {
+		s->test_dev_made = true;
 		r = mkfs_format(src->fstype, src->mkfs, dev, why, sizeof(why));
 		if (r < 0) {
 			snprintf(err, es, "runner %u: the test device %s (for %s's %s): %s", k, dev, at, key, why);
@@ -169,7 +181,8 @@ static int carve(struct runner_slot *s, unsigned k, const struct source *src, co
 	return 0;
 }
 
-static int make_slot(struct runner_slot *s, unsigned k, const struct source *src, char *err, size_t es)
+static int make_slot(struct runner_slot *s, unsigned k, const struct source *src, const struct runner_slot *share,
+		     char *err, size_t es)
 {
 	static const char *const dirs[] = { "test", "scratch", "results", "tmp" };
 	char path[PATH_MAX + 16], **sets = NULL;
@@ -186,7 +199,7 @@ static int make_slot(struct runner_slot *s, unsigned k, const struct source *src
 	}
 	r = 0;
 	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(carved); i++)
-		r = carve(s, k, src, carved[i].key, carved[i].file, carved[i].size, &sets, err, es);
+		r = carve(s, k, src, i, share, &sets, err, es);
 	if (r >= 0 && (fileio_pathf(path, "TEST_DIR=%s/test", s->dir) < 0 || strv_push(&sets, path) < 0 ||
 		       fileio_pathf(path, "SCRATCH_MNT=%s/scratch", s->dir) < 0 || strv_push(&sets, path) < 0 ||
 		       fileio_pathf(path, "RESULT_BASE=%s/results", s->dir) < 0 || strv_push(&sets, path) < 0))
@@ -246,7 +259,7 @@ static int fits(const char *root, unsigned n, const struct source *src, char *er
 }
 
 int pool_make(struct runner_pool *p, const char *root, const char *config, unsigned n, const char *host_options,
-	      const char *section, char *err, size_t errsize)
+	      const char *section, const struct runner_pool *share, char *err, size_t errsize)
 {
 	_cleanup_free_ char *text = NULL;
 	struct source src;
@@ -263,7 +276,9 @@ int pool_make(struct runner_pool *p, const char *root, const char *config, unsig
 			snprintf(err + strlen(err), errsize - strlen(err), ": such a config needs the machine alone");
 		return r > 0 ? -EINVAL : r;
 	}
-	r = fits(root, n, &src, err, errsize);
+	if (share && share->n != n)
+		return -EINVAL;
+	r = share ? 0 : fits(root, n, &src, err, errsize);
 	if (r < 0)
 		return r;
 	/* absolute: check runs in the fstests tree, and reads its runner's config from there */
@@ -286,7 +301,7 @@ int pool_make(struct runner_pool *p, const char *root, const char *config, unsig
 
 		r = snprintf(s->dir, sizeof(s->dir), "%s/runner-%u", base, k + 1) >= (int)sizeof(s->dir)
 			    ? -ENAMETOOLONG
-			    : make_slot(s, k + 1, &src, err, errsize);
+			    : make_slot(s, k + 1, &src, share ? &share->slots[k] : NULL, err, errsize);
 		if (r < 0) {
 			if (!err[0])
 				snprintf(err, errsize, "runner %u: %s", k + 1, strerror(-r));
@@ -334,8 +349,8 @@ void pool_release(struct runner_pool *p)
 }
 
 int pool_setup(struct runner_pool *pool, unsigned jobs, const char *root, const char *cannot, const char *config,
-	       const char *host_options, const char *section, const struct selection *sel, json_t *record, char *err,
-	       size_t es)
+	       const char *host_options, const char *section, const struct selection *sel,
+	       const struct runner_pool *share, json_t *record, char *err, size_t es)
 {
 	char why[PATH_MAX + 512];
 	int r;
@@ -368,7 +383,8 @@ int pool_setup(struct runner_pool *pool, unsigned jobs, const char *root, const 
 					      " (older than check-parallel): one test at a time"));
 		return 0;
 	}
-	r = pool_make(pool, root ? root : "/tmp/fsagent-runners", config, jobs, host_options, section, err, es);
+	r = pool_make(pool, root ? root : "/tmp/fsagent-runners", config, jobs, host_options, section, share, err,
+		      es);
 	if (r >= 0)
 		json_object_set_new(record, "parallel", json_pack("{s:i}", "runners", (int)jobs));
 	return r;

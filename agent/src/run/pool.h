@@ -33,6 +33,8 @@ struct runner_slot {
 	char **loops;		     /* its loop devices ("/dev/loop3"), detached at release */
 	char **devices;		     /* their names ("loop3"), for the kernel log's attribution */
 	char test_dev[64];	     /* its TEST_DEV's loop device, made with the config's mkfs; "" for none */
+	bool test_dev_made;	     /* this pool attached and made it (not another config's pool it shares) */
+	char dev_of[3][64];	     /* its loop device for TEST_DEV, SCRATCH_DEV, LOGWRITES_DEV, or "" */
 };
 
 #define POOL_TEST_SIZE (2ULL << 30) /* check-parallel's sizes: sparse, so only what tests write is used */
@@ -47,11 +49,14 @@ struct runner_pool {
 /*
  * Make n runners' places for config ("xfs/4k") under ROOT/xfs_4k (the
  * BASE above) from the config file host_options (section: the one used, or
- * NULL). Returns 0, or -errno with err saying what (file and key for a
- * config that cannot be shared).
+ * NULL). With share (another config's pool of n runners, in one queue with
+ * this one), runner K's devices are share's runner K's where it has them:
+ * one runner serves one config at a time, and its test device is made for
+ * a config when it turns to it (run/parallel.h), not here. Returns 0, or -errno with err saying what (file and
+ * key for a config that cannot be shared).
  */
 int pool_make(struct runner_pool *p, const char *root, const char *config, unsigned n, const char *host_options,
-	      const char *section, char *err, size_t errsize);
+	      const char *section, const struct runner_pool *share, char *err, size_t errsize);
 
 void pool_release(struct runner_pool *p);
 
@@ -81,8 +86,9 @@ int pool_remake_test_dev(const struct runner_pool *p, unsigned k, char *why, siz
  * (pool_needs_machine), or when the tree has no test in group
  * unreliable_in_parallel (it cannot say which tests are unsafe beside
  * others: one at a time, never half parallel); else jobs runners under root
- * (pool_make). Returns 0 or pool_make's -errno with err.
+ * (pool_make, sharing share's devices). Returns 0 or pool_make's -errno with
+ * err.
  */
 int pool_setup(struct runner_pool *pool, unsigned jobs, const char *root, const char *cannot, const char *config,
-	       const char *host_options, const char *section, const struct selection *sel, json_t *record, char *err,
-	       size_t es);
+	       const char *host_options, const char *section, const struct selection *sel,
+	       const struct runner_pool *share, json_t *record, char *err, size_t es);

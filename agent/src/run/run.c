@@ -3,6 +3,7 @@
  * Plan execution over configs and iterations (see run.h).
  */
 #include "run/run.h"
+#include "run/run_internal.h"
 #include "model/console.h"
 #include "model/result.h"
 #include "model/shard.h"
@@ -30,26 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
-struct run_ctx {
-	const struct run_opts *o;
-	const struct run_config *cfg;
-	struct bundle *b;
-	json_t *config, *iteration;
-	char result_dir[PATH_MAX];
-	unsigned bad;
-	unsigned base;	   /* the first iteration index of this round */
-	long long soak_t0; /* when the run started, for soak.duration */
-	const char *stopped_by;
-	/* progress through this round, for the "[k/N]" console lines hosts follow */
-	size_t done, total;
-	struct gcov *gcov;	      /* per-test coverage, or NULL */
-	double timeout_scale;	      /* the kernel's slowdown, for timeout = auto */
-	struct history hist;	      /* the tests' durations: the plan's file and this run's */
-	const struct config_sel *cur; /* the config running */
-	struct runner_pool pool;      /* its parallel runners (plan key jobs), or none */
-};
 
-static bool soak_active(const struct plan *p)
+bool run_soak_active(const struct plan *p)
 {
 	return p->soak_duration || p->soak_deadline || p->soak_stop_file;
 }
@@ -85,19 +68,30 @@ void run_new_id(char *buf, size_t size)
 	snprintf(buf, size, "%s-%04x", ts, (unsigned)(order_new_seed() & 0xffff));
 }
 
-static unsigned timeout_for(void *data, const char *test)
+void run_use(struct run_ctx *c, struct run_member *m)
 {
-	struct run_ctx *c = data;
+	c->cfg = m->cfg;
+	c->config = m->config;
+	c->iteration = m->iteration;
+	c->result_dir = m->result_dir;
+	c->cur = m->cs;
+	c->pool = &m->pool;
+}
+
+unsigned run_timeout_for(void *data, const char *test)
+{
+	const struct run_member *m = data;
+	struct run_ctx *c = m->c;
 	long fixed = plan_timeout_for(c->o->plan, test);
 
 	return fixed >= 0
 		       ? (unsigned)fixed
-		       : timeout_auto(history_of(&c->hist, c->cfg->name, test), c->timeout_scale, c->o->plan->fstests);
+		       : timeout_auto(history_of(&c->hist, m->cfg->name, test), c->timeout_scale, c->o->plan->fstests);
 }
 
-static void before_check(void *data, const char *test)
+void run_before_check(void *data, const char *test)
 {
-	struct run_ctx *c = data;
+	struct run_ctx *c = ((struct run_member *)data)->c;
 	int r = gcov_reset(c->gcov);
 
 	if (r < 0)
@@ -119,11 +113,12 @@ static void save_coverage(struct run_ctx *c, struct test_result *t)
 	t->has_coverage = true;
 }
 
-static int on_result(void *data, struct test_result *t)
+int run_on_result(void *data, struct test_result *t)
 {
-	struct run_ctx *c = data;
+	struct run_ctx *c = ((struct run_member *)data)->c;
 	int r;
 
+	run_use(c, data);
 	if (c->gcov && t->status != TS_EXPUNGED && t->status != TS_NOTRUN)
 		save_coverage(c, t);
 	if (test_status_failed(t->status))
@@ -134,7 +129,7 @@ static int on_result(void *data, struct test_result *t)
 	if (c->o->after_test && c->o->after_test(c->o->data, c->cfg, t->name, t->server, sizeof(t->server)) > 0)
 		log_warn("config '%s': during %s: %s", c->cfg->name, t->name, t->server);
 	r = bundle_record_test(c->b, c->config, c->iteration, t,
-			       t->runner && t->runner <= c->pool.n ? c->pool.slots[t->runner - 1].result_dir
+			       t->runner && t->runner <= c->pool->n ? c->pool->slots[t->runner - 1].result_dir
 								   : c->result_dir);
 	if (r < 0)
 		log_err("record %s in bundle '%s' failed: %s", t->name, c->b->dir, strerror(-r));
@@ -151,7 +146,7 @@ static int on_result(void *data, struct test_result *t)
 	/* recorded: its excerpt and kernel log need not stay in memory for the batch */
 	test_result_release(t);
 	/* a soak stops between tests once its time is up or the stop file appears */
-	if (soak_active(c->o->plan) && (c->stopped_by = soak_stop(c)))
+	if (run_soak_active(c->o->plan) && (c->stopped_by = soak_stop(c)))
 		return 1;
 	return 0;
 }
@@ -211,160 +206,6 @@ static void count_round(struct run_ctx *c, const struct config_sel *cs)
 	history_round(&c->hist, hist, c->done, c->total);
 }
 
-static int run_config_iterations(struct run_ctx *c, const struct config_sel *cs, char *err, size_t es);
-
-/* The tests a parallel iteration has in flight, in bundle.json at once: a crash's suspects. */
-static void in_flight(void *data, char *const *names)
-{
-	struct run_ctx *c = data;
-	int r = bundle_set_in_flight(c->b, c->iteration, names);
-
-	if (r < 0)
-		log_warn("record the tests in flight in '%s' failed: %s", c->b->dir, strerror(-r));
-}
-
-static int run_one_config(struct run_ctx *c, const struct config_sel *cs, char *err, size_t es)
-{
-	int r = cs->r < 0 ? 0
-			  : pool_setup(&c->pool, c->o->plan->jobs, c->o->pool, c->o->parallel_why, c->cfg->name,
-				       c->cfg->host_options, c->cfg->section, &cs->sel, c->config, err, es);
-
-	if (r >= 0) {
-		r = run_config_iterations(c, cs, err, es);
-		pool_release(&c->pool);
-	}
-	return r;
-}
-
-static int run_config_iterations(struct run_ctx *c, const struct config_sel *cs, char *err, size_t es)
-{
-	const struct run_opts *o = c->o;
-	const struct plan *p = o->plan;
-	const struct selection *sel = &cs->sel;
-	int r = cs->r;
-
-	if (r < 0) {
-		snprintf(err, es, "%s", cs->err);
-		return r;
-	}
-	if (c->cfg->section)
-		snprintf(c->result_dir, sizeof(c->result_dir), "%s/%s", c->cfg->result_base, c->cfg->section);
-	else
-		snprintf(c->result_dir, sizeof(c->result_dir), "%s", c->cfg->result_base);
-
-	for (unsigned k = 0;
-	     k < plan_iterations_for(p, c->cfg->name) && r >= 0 && r != RUNNER_UNKILLABLE && !c->stopped_by; k++) {
-		const unsigned it = c->base + k;
-		char **order = NULL, seedbuf[32] = "";
-		struct test_result *tests;
-		double *expect;
-		size_t n = 0;
-		struct parallel_queue pq = { .in_flight = in_flight, .data = c };
-		struct runner_opts ro = {
-			.fstests = o->fstests,
-			.host_options = c->cfg->host_options,
-			.section = c->cfg->section,
-			.overlay = c->cfg->overlay,
-			.kmsg = o->kmsg,
-			.sysrq = o->sysrq,
-			.rerun_failures = p->rerun_failures,
-			.timeout_for = timeout_for,
-			.on_result = on_result,
-			.data = c,
-			/* coverage is per test: a check of its own, counters reset before it */
-			.one_per_check = c->gcov != NULL,
-			.before_check = c->gcov ? before_check : NULL,
-		};
-
-		c->iteration = bundle_find_iteration(c->config, it);
-		if (c->iteration) {
-			/* resuming: the recorded order, minus what already has a result */
-			r = bundle_remaining(c->b, c->config, c->iteration, &order);
-			if (r < 0) {
-				snprintf(err, es, "read the journal of iteration %u: %s", it, strerror(-r));
-				return r;
-			}
-		} else {
-			/* a test with fewer iterations of its own sits out the later ones */
-			for (size_t i = 0; i < sel->n; i++)
-				if (sel->v[i].state == SEL_RUN &&
-				    k < plan_iterations_of(p, c->cfg->name, sel->v[i].name) &&
-				    strv_push(&order, sel->v[i].name) < 0) {
-					strv_free(order);
-					return -ENOMEM;
-				}
-			if (p->order == ORDER_RANDOM) {
-				uint64_t s = order_derive_seed(p->seed, it, c->cfg->name);
-
-				snprintf(seedbuf, sizeof(seedbuf), "%" PRIu64, s);
-				order_shuffle(order, strv_length(order), s);
-			}
-			if (p->jobs > 1) {
-				uint64_t s = order_derive_seed(p->seed, it, c->cfg->name);
-
-				r = arrange_longest_first(order, &c->hist, c->cfg->name, s);
-				if (r == 0 && c->pool.n)
-					r = arrange_queue(order, sel, NULL, &pq.head, &pq.parallel);
-				if (r < 0) {
-					strv_free(order);
-					return r;
-				}
-				if (!seedbuf[0])
-					snprintf(seedbuf, sizeof(seedbuf), "%" PRIu64, s);
-			}
-			c->iteration = bundle_add_iteration(c->b, c->config, it, seedbuf[0] ? seedbuf : NULL, order);
-			if (!c->iteration) {
-				snprintf(err, es, "create the journal of iteration %u in '%s' failed", it, c->b->dir);
-				strv_free(order);
-				return -EIO;
-			}
-			for (size_t i = 0; i < sel->n; i++)
-				if (sel->v[i].state == SEL_EXPUNGED || sel->v[i].state == SEL_UNKNOWN) {
-					bundle_record_skipped(c->b, c->config, c->iteration, sel->v[i].name,
-							      sel->v[i].state == SEL_EXPUNGED ? "expunged" : "error",
-							      sel->v[i].reason, sel->v[i].source);
-					c->bad += sel->v[i].state == SEL_UNKNOWN;
-				}
-		}
-		/* beside others: a crash's suspects first, the tests that cannot share the machine last */
-		if (c->pool.n && (r = arrange_for_run(order, sel, c->iteration, &pq.head, &pq.parallel)) < 0) {
-			strv_free(order);
-			return r;
-		}
-		bundle_write(c->b);
-		n = strv_length(order);
-		tests = calloc(n ? n : 1, sizeof(*tests));
-		if (!tests) {
-			strv_free(order);
-			return -ENOMEM;
-		}
-		/* what each is expected to take, for the parallel queue's batches */
-		expect = c->pool.n ? calloc(n ? n : 1, sizeof(*expect)) : NULL;
-		for (size_t i = 0; i < n; i++) {
-			snprintf(tests[i].name, sizeof(tests[i].name), "%s", order[i]);
-			if (expect)
-				expect[i] = history_of(&c->hist, c->cfg->name, order[i]);
-		}
-		pq.expect = expect;
-		r = !n ? 0 : c->pool.n ? parallel_run(&ro, &c->pool, tests, n, &pq) : runner_run(&ro, tests, n);
-		free(expect);
-		if (r == 0 && c->pool.n)
-			arrange_suspects_done(c->iteration, pq.head);
-		for (size_t i = 0; i < n; i++)
-			test_result_release(&tests[i]);
-		free(tests);
-		strv_free(order);
-		if (r == 0) {
-			bundle_iteration_end(c->iteration, c->stopped_by ? "stopped" : "done");
-			/* a soak keeps counts for clean iterations, records for failing ones */
-			if (soak_active(p) && bundle_fold_iteration(c->b, c->config, c->iteration) < 0)
-				log_warn("fold iteration %u of '%s' into the aggregate failed", it, c->cfg->name);
-			bundle_write(c->b);
-		}
-	}
-	return r;
-}
-
 /* A resumed run goes on in the round of its last recorded iteration. */
 static unsigned resume_base(struct bundle *b, unsigned iterations)
 {
@@ -417,16 +258,110 @@ static bool results_disk_ok(struct bundle *b, char *why, size_t size)
 	return true;
 }
 
+/* The first pool of the queue's configs with devices, for the next config's runners to share. */
+static const struct runner_pool *shared_devices(struct run_member *group, struct run_member *m)
+{
+	for (struct run_member *g = group; g < m; g++)
+		for (unsigned k = 0; k < g->pool.n; k++)
+			if (g->pool.slots[k].test_dev[0])
+				return &g->pool;
+	return group < m ? &group[0].pool : NULL;
+}
+
+/*
+ * Ready config i (m) to run: the results disk has room, the machine
+ * prepares it (false: not run, recorded), its tests were chosen, its
+ * runners made (sharing the devices of the queue's configs before it in
+ * group). Returns whether it runs.
+ */
+static bool start_config(struct run_ctx *c, struct run_member *m, struct run_member *group)
+{
+	const struct run_opts *o = c->o;
+	char err[512] = "";
+	int r;
+
+	/* no tests whose results cannot be kept */
+	if (!results_disk_ok(c->b, err, sizeof(err))) {
+		log_err("config '%s' not run: %s", m->cfg->name, err);
+		bundle_set(c->b, "error", json_string(err));
+		for (size_t k = (size_t)(m->cfg - o->configs); k < o->n_configs; k++)
+			bundle_config_status(bundle_add_config(c->b, o->configs[k].name), "error", err);
+		c->bad++;
+		c->stopped_by = "results disk full";
+		bundle_write(c->b);
+		return false;
+	}
+	if (o->prepare) {
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		r = o->prepare(o->data, m->cfg, err, sizeof(err));
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (r != 0) {
+			/* a config the machine cannot serve is not a failure */
+			log_info("config '%s' %s: %s", m->cfg->name, r > 0 ? "not run" : "failed", err);
+			bundle_config_status(m->config, r > 0 ? "notrun" : "error", err);
+			c->total -= config_runs(o->plan, m->cfg->name, m->cs);
+			history_drop(&c->hist, m->cs->hc.total * plan_iterations_for(o->plan, m->cfg->name));
+			c->bad += r < 0;
+			bundle_write(c->b);
+			return false;
+		}
+		log_info("config '%s' prepared in %ld ms%s%s", m->cfg->name,
+			 (long)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000), err[0] ? ": " : "",
+			 err);
+		/* what serves it (a driver, a server), for the record */
+		if (err[0])
+			json_object_set_new(m->config, "setup", json_string(err));
+	}
+	err[0] = '\0';
+	r = m->cs->r;
+	if (r < 0)
+		snprintf(err, sizeof(err), "%s", m->cs->err);
+	else
+		r = pool_setup(&m->pool, o->plan->jobs, o->pool, o->parallel_why, m->cfg->name, m->cfg->host_options,
+			       m->cfg->section, &m->cs->sel, shared_devices(group, m), m->config,
+			       err, sizeof(err));
+	if (r < 0) {
+		log_err("config '%s': %s", m->cfg->name, err[0] ? err : strerror(-r));
+		bundle_config_status(m->config, "error", err[0] ? err : strerror(-r));
+		c->bad++;
+		bundle_write(c->b);
+		return false;
+	}
+	return true;
+}
+
+/* The iterations of ms[0..n) (one config, or several sharing runners); an error is theirs, recorded. */
+static int run_group(struct run_ctx *c, struct run_member *ms, size_t n)
+{
+	int r = iterations_run(c, ms, n);
+
+	if (r < 0) {
+		for (size_t i = 0; i < n; i++) {
+			log_err("config '%s': %s", ms[i].cfg->name, strerror(-r));
+			bundle_config_status(ms[i].config, "error", strerror(-r));
+			c->bad++;
+		}
+		r = 0;
+	}
+	bundle_write(c->b);
+	return r;
+}
+
 int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 {
 	struct run_ctx c = { .o = o, .b = b, .timeout_scale = timeout_scale(o->ctx.caps) };
 	unsigned rounds = 0;
+	size_t ng;
 	int r = 0;
 
 	struct config_sel *cs = calloc(o->n_configs ? o->n_configs : 1, sizeof(*cs));
+	struct run_member *group = calloc(o->n_configs ? o->n_configs : 1, sizeof(*group));
 
-	if (!cs || history_init(&c.hist, o->durations) < 0) {
+	if (!cs || !group || history_init(&c.hist, o->durations) < 0) {
 		free(cs);
+		free(group);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < o->n_configs; i++)
@@ -465,75 +400,44 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 		log_info(CONSOLE_PLAN "%zu tests to run (%zu configs x %u iterations)%s%s", c.total, o->n_configs,
 			 o->plan->iterations, c.done ? ", some done before" : "",
 			 json_object_size(o->plan->config_iterations) ? ", some configs weighted" : "");
+		/* configs one at a time run in their turn; those with runners share them, in one queue, last */
+		ng = 0;
 		for (size_t i = 0; i < o->n_configs && r != RUNNER_UNKILLABLE && !c.stopped_by; i++) {
-			char err[512] = "";
+			struct run_member *m = &group[ng];
 
-			c.cfg = &o->configs[i];
-			c.cur = &cs[i];
-			c.config = bundle_add_config(b, c.cfg->name);
-			if (bundle_config_done(c.config, c.base + plan_iterations_for(o->plan, c.cfg->name)))
+			*m = (struct run_member){ .c = &c, .cfg = &o->configs[i], .cs = &cs[i] };
+			m->config = bundle_add_config(b, m->cfg->name);
+			if (bundle_config_done(m->config, c.base + plan_iterations_for(o->plan, m->cfg->name)))
 				continue; /* resumed: finished or recorded before the crash */
-			/* no tests whose results cannot be kept */
-			if (!results_disk_ok(b, err, sizeof(err))) {
-				log_err("config '%s' not run: %s", c.cfg->name, err);
-				bundle_set(b, "error", json_string(err));
-				for (size_t k = i; k < o->n_configs; k++)
-					bundle_config_status(bundle_add_config(b, o->configs[k].name), "error", err);
-				c.bad++;
-				c.stopped_by = "results disk full";
-				bundle_write(b);
-				break;
+			if (!start_config(&c, m, group)) {
+				if (c.stopped_by)
+					break;
+				continue;
 			}
-			if (o->prepare) {
-				struct timespec t0, t1;
-				int p;
-
-				clock_gettime(CLOCK_MONOTONIC, &t0);
-				p = o->prepare(o->data, c.cfg, err, sizeof(err));
-				clock_gettime(CLOCK_MONOTONIC, &t1);
-				if (p == 0) {
-					log_info("config '%s' prepared in %ld ms%s%s", c.cfg->name,
-						 (long)((t1.tv_sec - t0.tv_sec) * 1000 +
-							(t1.tv_nsec - t0.tv_nsec) / 1000000),
-						 err[0] ? ": " : "", err);
-					/* what serves it (a driver, a server), for the record */
-					if (err[0])
-						json_object_set_new(c.config, "setup", json_string(err));
-				}
-				if (p != 0) {
-					/* a config the machine cannot serve is not a failure */
-					log_info("config '%s' %s: %s", c.cfg->name, p > 0 ? "not run" : "failed", err);
-					bundle_config_status(c.config, p > 0 ? "notrun" : "error", err);
-					c.total -= config_runs(o->plan, c.cfg->name, &cs[i]);
-					history_drop(&c.hist,
-						     cs[i].hc.total * plan_iterations_for(o->plan, c.cfg->name));
-					c.bad += p < 0;
-					bundle_write(b);
-					continue;
-				}
+			if (m->pool.n) {
+				ng++; /* beside the others, after the configs that run one at a time */
+				continue;
 			}
-			r = run_one_config(&c, &cs[i], err, sizeof(err));
-			if (r < 0) {
-				log_err("config '%s': %s", c.cfg->name, err[0] ? err : strerror(-r));
-				bundle_config_status(c.config, "error", err[0] ? err : strerror(-r));
-				c.bad++;
-				r = 0;
-			}
-			bundle_write(b);
+			r = run_group(&c, m, 1);
 		}
+		if (ng && r != RUNNER_UNKILLABLE && !c.stopped_by)
+			r = run_group(&c, group, ng);
+		for (size_t i = ng; i-- > 0;)
+			pool_release(&group[i].pool);
 		rounds++;
-		if (r == RUNNER_UNKILLABLE || !soak_active(o->plan) || c.stopped_by || (c.stopped_by = soak_stop(&c)))
+		if (r == RUNNER_UNKILLABLE || !run_soak_active(o->plan) || c.stopped_by || (c.stopped_by = soak_stop(&c)))
 			break;
 		log_info("soak: round %u done, starting the next", rounds);
 		c.base += plan_iterations_max(o->plan);
 	}
-	if (soak_active(o->plan))
+	if (run_soak_active(o->plan))
 		bundle_set(b, "soak", json_pack("{s:i, s:s?}", "rounds", (int)rounds, "stopped_by", c.stopped_by));
 	*ret_bad = c.bad;
 out:
 	for (size_t i = 0; i < o->n_configs; i++)
 		selection_release(&cs[i].sel);
 	free(cs);
+	free(group);
 	gcov_free(c.gcov);
 	history_release(&c.hist);
 	return r;
