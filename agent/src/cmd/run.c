@@ -78,15 +78,16 @@ int cmd_run(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },    { "pool", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },	     {},
 	};
-	const char *fstests = NULL, *results = NULL, *config = NULL, *hostopt = NULL, *section = NULL, *planfile = NULL,
-		   *kmsg = NULL, *run_id = NULL, *gcov_root = NULL, *pool = NULL;
-	char **sets = NULL, idbuf[64], err[512] = "", rbase[PATH_MAX], poolbuf[PATH_MAX], jobsbuf[64];
+	const char *fstests = NULL, *results = NULL, *hostopt = NULL, *section = NULL, *planfile = NULL, *kmsg = NULL,
+		   *run_id = NULL, *gcov_root = NULL, *pool = NULL;
+	char **sets = NULL, **configs = NULL, **fstypes = NULL, idbuf[64], err[512] = "", rbase[PATH_MAX], poolbuf[PATH_MAX], jobsbuf[64];
 	_cleanup_free_ char *plandir = NULL, *abs_hostopt = NULL, *abs_fstests = NULL;
 	struct plan_files files = { 0 };
 	struct inventory inv = { 0 };
 	struct bundle b = { 0 };
 	struct plan plan;
-	struct run_config rc;
+	struct run_config rc[16];
+	size_t nc = 0;
 	unsigned bad = 0;
 	int c, r, status = 2; /* bad input until the plan is read; then 3 until the run ends */
 
@@ -94,7 +95,7 @@ int cmd_run(int argc, char **argv)
 		switch (c) {
 		case 'f': fstests = optarg; break;
 		case 'r': results = optarg; break;
-		case 'c': config = optarg; break;
+		case 'c': strv_push(&configs, optarg); break;
 		case 'o': hostopt = optarg; break;
 		case 's': section = optarg; break;
 		case 'p': planfile = optarg; break;
@@ -106,13 +107,16 @@ int cmd_run(int argc, char **argv)
 		case 'j': snprintf(jobsbuf, sizeof(jobsbuf), "jobs=%s", optarg), strv_push(&sets, jobsbuf); break;
 		case 'P': pool = optarg; break;
 		case 'h':
-			printf("usage: fsagent run --fstests DIR --results DIR --config FS/NAME --host-options FILE\n"
-			       "                  [--section NAME] [--plan FILE] [--set KEY=VALUE]... [--kmsg "
-			       "PATH|none]\n"
-			       "                  [--run-id ID] [--gcov DIR] [-j N [--pool DIR]]\n"
+			printf("usage: fsagent run --fstests DIR --results DIR --config FS/NAME[:SECTION]...\n"
+			       "                  --host-options FILE"
+			       " [--section NAME] [--plan FILE] [--set KEY=VALUE]...\n"
+			       "                  [--kmsg PATH|none]"
+			       " [--run-id ID] [--gcov DIR] [-j N [--pool DIR]]\n"
 			       "Run a plan through fstests' check on this machine (devices already set up in\n"
 			       "HOST_OPTIONS) and write the bundle to DIR/runs/<run id>/bundle.json. --gcov: the\n"
 			       "kernel's gcov directory for plan key coverage (default /sys/kernel/debug/gcov).\n"
+			       "--config again: several configs, each its SECTION of HOST_OPTIONS (--section's\n"
+			       "where none is said), in turn, or with -j in one queue over the runners.\n"
 			       "-j N: N tests at once (plan key jobs), each runner's directories under --pool\n"
 			       "(default $TMPDIR/fsagent-runners-<run id>): docs/parallel.md.\n"
 			       "Exit status: 0 every test that ran passed, 1 one failed (or a record was lost),\n"
@@ -122,21 +126,37 @@ int cmd_run(int argc, char **argv)
 		default: return 2;
 		}
 	}
-	if (!fstests || !results || !config || !hostopt || optind < argc) {
+	if (!fstests || !results || !configs || !hostopt || optind < argc) {
 		log_err("run: --fstests, --results, --config and --host-options are required; see 'fsagent run "
 			"--help'");
-		strv_free(sets);
-		return 2;
+		goto out_args;
+	}
+	for (char **cf = configs; *cf; cf++) {
+		char *colon = strchr(*cf, ':');
+
+		if (nc == ARRAY_SIZE(rc) || !(*cf)[0] || colon == *cf || (colon && !colon[1])) {
+			log_err("run: --config '%s': %s", *cf,
+				nc == ARRAY_SIZE(rc) ? "more configs than 16" : "not FS/NAME or FS/NAME:SECTION");
+			goto out_args;
+		}
+		if (colon)
+			*colon = '\0';
+		if (strv_push(&fstypes, *cf) < 0)
+			goto out_args;
+		fstypes[nc][strcspn(fstypes[nc], "/")] = '\0';
+		rc[nc] = (struct run_config){ *cf, fstypes[nc], NULL, colon ? colon + 1 : section, NULL };
+		nc++;
 	}
 	abs_hostopt = realpath(hostopt, NULL);
 	abs_fstests = realpath(fstests, NULL);
 	if (!abs_hostopt || !abs_fstests) {
 		log_err("run: '%s' not found", !abs_fstests ? fstests : hostopt);
-		strv_free(sets);
-		return 2;
+		goto out_args;
 	}
-	if (plan_init(&plan) < 0)
-		return 3;
+	if (plan_init(&plan) < 0) {
+		status = 3;
+		goto out_args;
+	}
 	if (load_plan(&plan, planfile, sets, &plandir) < 0)
 		goto out;
 	if (plan_resolve(&plan, plandir, &files, err, sizeof(err)) < 0) {
@@ -168,7 +188,6 @@ int cmd_run(int argc, char **argv)
 	bundle_set(&b, "caps", json_incref(inv.doc));
 	bundle_set(&b, "userspace", json_incref(json_object_get(inv.doc, "userspace")));
 	{
-		_cleanup_free_ char *fstype = strndup(config, strcspn(config, "/"));
 		char **caps = inventory_cap_names(&inv);
 		struct run_opts ro = { .fstests = abs_fstests,
 				       .results = results,
@@ -178,11 +197,12 @@ int cmd_run(int argc, char **argv)
 				       .durations = files.durations,
 				       .gcov_root = gcov_root,
 				       .pool = pool,
-				       .configs = &rc,
-				       .n_configs = 1 };
+				       .configs = rc,
+				       .n_configs = nc };
 
 		snprintf(rbase, sizeof(rbase), "%s/results", abs_fstests);
-		rc = (struct run_config){ config, fstype, abs_hostopt, section, rbase };
+		for (size_t i = 0; i < nc; i++)
+			rc[i].host_options = abs_hostopt, rc[i].result_base = rbase;
 		ro.ctx.kernel = inv.caps.version;
 		ro.ctx.arch = json_string_value(json_object_get(json_object_get(inv.doc, "machine"), "arch"));
 		ro.ctx.caps = caps;
@@ -209,6 +229,9 @@ out:
 	inventory_release(&inv);
 	plan_files_release(&files);
 	plan_release(&plan);
+out_args:
 	strv_free(sets);
+	strv_free(configs);
+	strv_free(fstypes);
 	return status;
 }
