@@ -80,7 +80,8 @@ int cmd_run(int argc, char **argv)
 	};
 	const char *fstests = NULL, *results = NULL, *hostopt = NULL, *section = NULL, *planfile = NULL, *kmsg = NULL,
 		   *run_id = NULL, *gcov_root = NULL, *pool = NULL;
-	char **sets = NULL, **configs = NULL, **fstypes = NULL, idbuf[64], err[512] = "", rbase[PATH_MAX], poolbuf[PATH_MAX], jobsbuf[64];
+	char **sets = NULL, **configs = NULL, **fstypes = NULL, idbuf[64], err[512] = "", rbase[PATH_MAX],
+	     poolbuf[PATH_MAX], jobsbuf[64];
 	_cleanup_free_ char *plandir = NULL, *abs_hostopt = NULL, *abs_fstests = NULL;
 	struct plan_files files = { 0 };
 	struct inventory inv = { 0 };

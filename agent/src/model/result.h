@@ -64,11 +64,11 @@ struct test_result {
 	char *kernel_log;		 /* the test's kernel records (heap) */
 	size_t kernel_log_len;
 	/* run beside others (run/parallel.h) */
-	unsigned runner;   /* 1-based; 0: a serial run */
-	double started;	   /* seconds after the first test of its queue started */
-	char *beside;	   /* the tests in flight during it, blank-separated (heap), or NULL */
+	unsigned runner;       /* 1-based; 0: a serial run */
+	double started;	       /* seconds after the first test of its queue started */
+	char *beside;	       /* the tests in flight during it, blank-separated (heap), or NULL */
 	unsigned config_index; /* its config among those of one queue (run/parallel.h), from 0 */
-	bool has_coverage; /* gcov data saved (bundle_coverage_dir) */
+	bool has_coverage;     /* gcov data saved (bundle_coverage_dir) */
 	unsigned coverage_files;
 };
 

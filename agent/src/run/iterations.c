@@ -166,7 +166,9 @@ static int gather(struct queue_ctx *qc, struct test_result **ret, double **ret_e
 		for (size_t i = 0; i < qc->n; i++) {
 			const struct run_member *m = &qc->ms[i];
 			const size_t lo = part == 0 ? 0 : part == 1 ? m->head : m->head + m->parallel;
-			const size_t hi = part == 0 ? m->head : part == 1 ? m->head + m->parallel : strv_length(m->order);
+			const size_t hi = part == 0   ? m->head
+					  : part == 1 ? m->head + m->parallel
+						      : strv_length(m->order);
 
 			for (size_t j = lo; m->active && j < hi; j++, k++) {
 				snprintf(tests[k].name, sizeof(tests[k].name), "%s", m->order[j]);

@@ -19,9 +19,10 @@ struct queue {
 	const struct parallel_config *cfgs; /* the configs served, by test_result.config_index */
 	size_t n_cfgs;
 	const struct parallel_queue *pq;
-	double *expect; /* this phase's tests' expectations, by index (seconds, < 0 unknown; moved with them), or NULL */
-	double unknown; /* what a test never timed is expected to take: the median of those timed, or 1 */
-	bool known;	/* some test's duration is known: expectations are seconds, not counts */
+	double *expect;	  /* this phase's tests' expectations, by index (seconds, < 0 unknown; moved with them), or NULL
+			   */
+	double unknown;	  /* what a test never timed is expected to take: the median of those timed, or 1 */
+	bool known;	  /* some test's duration is known: expectations are seconds, not counts */
 	unsigned runners; /* this phase's: all of them, or runner 1 alone */
 	struct test_result *tests;
 	size_t n, next;

@@ -383,8 +383,7 @@ int pool_setup(struct runner_pool *pool, unsigned jobs, const char *root, const 
 					      " (older than check-parallel): one test at a time"));
 		return 0;
 	}
-	r = pool_make(pool, root ? root : "/tmp/fsagent-runners", config, jobs, host_options, section, share, err,
-		      es);
+	r = pool_make(pool, root ? root : "/tmp/fsagent-runners", config, jobs, host_options, section, share, err, es);
 	if (r >= 0)
 		json_object_set_new(record, "parallel", json_pack("{s:i}", "runners", (int)jobs));
 	return r;

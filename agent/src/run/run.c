@@ -31,7 +31,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
 bool run_soak_active(const struct plan *p)
 {
 	return p->soak_duration || p->soak_deadline || p->soak_stop_file;
@@ -130,7 +129,7 @@ int run_on_result(void *data, struct test_result *t)
 		log_warn("config '%s': during %s: %s", c->cfg->name, t->name, t->server);
 	r = bundle_record_test(c->b, c->config, c->iteration, t,
 			       t->runner && t->runner <= c->pool->n ? c->pool->slots[t->runner - 1].result_dir
-								   : c->result_dir);
+								    : c->result_dir);
 	if (r < 0)
 		log_err("record %s in bundle '%s' failed: %s", t->name, c->b->dir, strerror(-r));
 	/* the progress line fsagent console follows (model/console.h), once the bundle has the test:
@@ -308,8 +307,8 @@ static bool start_config(struct run_ctx *c, struct run_member *m, struct run_mem
 			return false;
 		}
 		log_info("config '%s' prepared in %ld ms%s%s", m->cfg->name,
-			 (long)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000), err[0] ? ": " : "",
-			 err);
+			 (long)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000),
+			 err[0] ? ": " : "", err);
 		/* what serves it (a driver, a server), for the record */
 		if (err[0])
 			json_object_set_new(m->config, "setup", json_string(err));
@@ -320,8 +319,7 @@ static bool start_config(struct run_ctx *c, struct run_member *m, struct run_mem
 		snprintf(err, sizeof(err), "%s", m->cs->err);
 	else
 		r = pool_setup(&m->pool, o->plan->jobs, o->pool, o->parallel_why, m->cfg->name, m->cfg->host_options,
-			       m->cfg->section, &m->cs->sel, shared_devices(group, m), m->config,
-			       err, sizeof(err));
+			       m->cfg->section, &m->cs->sel, shared_devices(group, m), m->config, err, sizeof(err));
 	if (r < 0) {
 		log_err("config '%s': %s", m->cfg->name, err[0] ? err : strerror(-r));
 		bundle_config_status(m->config, "error", err[0] ? err : strerror(-r));
@@ -425,7 +423,8 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 		for (size_t i = ng; i-- > 0;)
 			pool_release(&group[i].pool);
 		rounds++;
-		if (r == RUNNER_UNKILLABLE || !run_soak_active(o->plan) || c.stopped_by || (c.stopped_by = soak_stop(&c)))
+		if (r == RUNNER_UNKILLABLE || !run_soak_active(o->plan) || c.stopped_by ||
+		    (c.stopped_by = soak_stop(&c)))
 			break;
 		log_info("soak: round %u done, starting the next", rounds);
 		c.base += plan_iterations_max(o->plan);

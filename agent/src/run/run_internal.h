@@ -48,9 +48,9 @@ struct run_ctx {
 	const char *stopped_by;
 	/* progress through this round, for the "[k/N]" console lines hosts follow */
 	size_t done, total;
-	struct gcov *gcov;     /* per-test coverage, or NULL */
-	double timeout_scale;  /* the kernel's slowdown, for timeout = auto */
-	struct history hist;   /* the tests' durations: the plan's file and this run's */
+	struct gcov *gcov;    /* per-test coverage, or NULL */
+	double timeout_scale; /* the kernel's slowdown, for timeout = auto */
+	struct history hist;  /* the tests' durations: the plan's file and this run's */
 };
 
 /* m is the config whose tests are recorded next. */
