@@ -163,6 +163,38 @@ static void config_findings(json_t *c, FILE *out)
 }
 
 /* "userspace: ..." folded at its "; " and ", " into lines of at most 120 columns, the rest indented */
+/* Crashes no single test's record holds: one two tests made together, or one none of its suspects made again. */
+static void config_crashes(json_t *c, FILE *out)
+{
+	json_t *it, *v;
+	size_t k, i;
+
+	json_array_foreach(json_object_get(c, "iterations"), k, it) {
+		json_t *pair = json_object_get(it, "crash_pair"), *none = json_object_get(it, "crash_unexplained");
+
+		if (pair) {
+			json_t *two = json_object_get(pair, "tests");
+
+			fprintf(out, "  CRASH iteration %lld: %s and %s together (neither alone)",
+				(long long)json_integer_value(json_object_get(it, "index")),
+				json_string_value(json_array_get(two, 0)) ?: "?",
+				json_string_value(json_array_get(two, 1)) ?: "?");
+			if (*str(pair, "first_report"))
+				fprintf(out, ": %s", str(pair, "first_report"));
+			fputc('\n', out);
+		}
+		if (json_is_array(none)) {
+			fprintf(out,
+				"  CRASH iteration %lld: not made again by any of its suspects, alone or two at a "
+				"time:",
+				(long long)json_integer_value(json_object_get(it, "index")));
+			json_array_foreach(none, i, v)
+				fprintf(out, " %s", json_string_value(v) ?: "?");
+			fputc('\n', out);
+		}
+	}
+}
+
 static void userspace_text(json_t *us, FILE *out)
 {
 	_cleanup_free_ char *text = NULL;
@@ -248,6 +280,7 @@ void report_text(json_t *b, FILE *out)
 			json_array_size(json_object_get(c, "iterations")) == 1 ? "" : "s", span);
 		config_failures(c, out);
 		config_findings(c, out);
+		config_crashes(c, out);
 	}
 	/* "0 of N ran with lockdep off" on a kernel without lockdep would read as coverage it never had */
 	{

@@ -96,6 +96,50 @@ static void record_crash(struct bundle *b, json_t *config, json_t *it, const cha
 }
 
 /*
+ * Two suspects running together (run/iterations.c's pairs) when the
+ * machine went down: the crash is the pair's, recorded on each iteration
+ * that named them ("crash_pair", with the crashed kernel's first report).
+ * Returns whether a pair was running.
+ */
+static bool record_pair(struct bundle *b)
+{
+	json_t *c, *it, *pair = NULL;
+	_cleanup_free_ char *log = NULL;
+	unsigned findings[KMSG_FINDING_MAX] = { 0 };
+	char first[256] = "";
+	size_t i, k;
+
+	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
+		json_array_foreach(json_object_get(c, "iterations"), k, it) {
+			json_t *rec;
+
+			if (!bundle_iteration_running(it) || !json_is_array(json_object_get(it, "pairing")))
+				continue;
+			if (!pair) {
+				pair = json_object_get(it, "pairing");
+				log = pstore_tail();
+				if (log)
+					kmsg_classify_log(log, strlen(log), findings, first, sizeof(first));
+				log_warn(
+					"%s: the machine went down with %s and %s running together, neither alone: the "
+					"crash is the pair's%s%s",
+					json_string_value(json_object_get(c, "name")),
+					json_string_value(json_array_get(pair, 0)) ?: "?",
+					json_string_value(json_array_get(pair, 1)) ?: "?", first[0] ? ": " : "", first);
+			}
+			rec = json_pack("{s:O}", "tests", json_object_get(it, "pairing"));
+			if (rec && first[0])
+				json_object_set_new(rec, "first_report", json_string(first));
+			json_object_set_new(it, "crash_pair", rec);
+			json_object_del(it, "pairing");
+			json_object_del(it, "in_flight");
+		}
+	if (pair)
+		bundle_write(b);
+	return pair != NULL;
+}
+
+/*
  * The test that was running when the machine went down: recorded as a
  * crash. Parallel runners (one queue over one config or several, each
  * config's iteration running) name the tests they had in flight: one is
@@ -107,6 +151,8 @@ void crash_record(struct bundle *b)
 	char **first_left = NULL, **one = NULL;
 	size_t i, k, total = 0;
 
+	if (record_pair(b))
+		return;
 	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
 		json_array_foreach(json_object_get(c, "iterations"), k, it) {
 			char **left = NULL, **suspects;

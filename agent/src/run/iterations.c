@@ -21,8 +21,10 @@
 
 struct queue_ctx {
 	struct run_ctx *c;
-	struct run_member *ms;
+	struct run_member *ms; /* the queue's configs at its iterations (run_member.origin, .k) */
 	size_t n;
+	struct run_member *origins; /* the configs */
+	int *serving; /* by runner: the config its test device was last made for, over the queue's iterations */
 };
 
 /* The tests a parallel queue has in flight, each config's in its iteration at once: a crash's suspects. */
@@ -52,7 +54,7 @@ static void member_error(struct run_ctx *c, struct run_member *m, int r, const c
 	log_err("config '%s': %s", m->cfg->name, err[0] ? err : strerror(-r));
 	bundle_config_status(m->config, "error", err[0] ? err : strerror(-r));
 	c->bad++;
-	m->failed = true;
+	m->origin->failed = true;
 	m->active = false;
 }
 
@@ -196,14 +198,12 @@ static int gather(struct queue_ctx *qc, struct test_result **ret, double **ret_e
 	return 0;
 }
 
-/* Run the gathered tests: over the runners, or one at a time through the one config's check. */
-static int run_tests(struct queue_ctx *qc, struct test_result *tests, size_t n, const double *expect,
-		     struct parallel_queue *pq)
+/* Each config's runner options and its place in a queue, for parallel_run. Returns 0 or -ENOMEM. */
+static int queue_configs(struct queue_ctx *qc, struct runner_opts **ret_ro, struct parallel_config **ret_pc)
 {
 	struct run_ctx *c = qc->c;
 	struct runner_opts *ro = calloc(qc->n, sizeof(*ro));
 	struct parallel_config *pc = calloc(qc->n, sizeof(*pc));
-	int r;
 
 	if (!ro || !pc) {
 		free(ro);
@@ -228,19 +228,120 @@ static int run_tests(struct queue_ctx *qc, struct test_result *tests, size_t n, 
 			.one_per_check = c->gcov != NULL,
 			.before_check = c->gcov ? run_before_check : NULL,
 		};
-		pc[i] = (struct parallel_config){ m->cfg->name, &ro[i], &m->pool };
+		pc[i] = (struct parallel_config){ m->label, (unsigned)(m->origin - qc->origins), &ro[i], &m->pool };
 	}
+	*ret_ro = ro;
+	*ret_pc = pc;
+	return 0;
+}
+
+/* Run the gathered tests: over the runners, or one at a time through the one config's check. */
+static int run_tests(struct queue_ctx *qc, const struct runner_opts *ro, const struct parallel_config *pc,
+		     struct test_result *tests, size_t n, const double *expect, struct parallel_queue *pq)
+{
 	pq->expect = expect;
 	pq->in_flight = in_flight;
 	pq->data = qc;
+	pq->serving = qc->serving;
 	if (!n)
-		r = 0;
-	else if (qc->ms[0].pool.n)
-		r = parallel_run(pc, qc->n, tests, n, pq);
+		return 0;
+	if (qc->ms[0].pool.n)
+		return parallel_run(pc, qc->n, tests, n, pq);
+	return runner_run(&ro[0], tests, n); /* one config, one test at a time */
+}
+
+/* The label of test (config ci's) as config cj's records name it. */
+static void pair_label(const struct queue_ctx *qc, size_t ci, const char *test, size_t cj, char *buf, size_t size)
+{
+	if (ci == cj)
+		snprintf(buf, size, "%s", test);
 	else
-		r = runner_run(&ro[0], tests, n); /* one config, one test at a time */
-	free(ro);
-	free(pc);
+		snprintf(buf, size, "%s:%s", qc->ms[ci].cfg->name, test);
+}
+
+/* Mark (or, with set false, unmark) the iterations of a pair's tests as running it: a crash is the pair's. */
+static void mark_pair(struct queue_ctx *qc, const struct test_result *two, bool set)
+{
+	for (int s = 0; s < 2; s++) {
+		const struct run_member *m = &qc->ms[two[s].config_index];
+		json_t *names = json_array();
+		char lab[256];
+
+		for (int t = 0; t < 2; t++) {
+			pair_label(qc, two[t].config_index, two[t].name, two[s].config_index, lab, sizeof(lab));
+			json_array_append_new(names, json_string(lab));
+		}
+		if (set)
+			json_object_set_new(m->iteration, "pairing", names);
+		else {
+			json_object_del(m->iteration, "pairing");
+			json_decref(names);
+		}
+	}
+	bundle_write(qc->c->b);
+}
+
+/*
+ * A crash's suspects that each ran alone in this boot without crashing:
+ * two at a time, every pair, on runners 1 and 2, their results not
+ * recorded (each has its own, alone). The iterations name the pair running
+ * ("pairing"): a crash now is the pair's (boot/crash.c). Returns 0 or the
+ * queue's error.
+ */
+static int try_pairs(struct queue_ctx *qc, const struct runner_opts *ro, const struct parallel_config *pc)
+{
+	struct runner_opts *quiet = calloc(qc->n, sizeof(*quiet));
+	struct parallel_config *qpc = calloc(qc->n, sizeof(*qpc));
+	struct test_result *sus = NULL;
+	size_t n = 0, tried = 0;
+	int r = quiet && qpc ? 0 : -ENOMEM;
+
+	for (size_t i = 0; r == 0 && i < qc->n; i++) {
+		json_t *list = json_object_get(qc->ms[i].iteration, "suspects"), *v;
+		size_t k;
+
+		quiet[i] = ro[i];
+		quiet[i].on_result = NULL; /* each has its record: these runs only look for the crash */
+		qpc[i] = pc[i];
+		qpc[i].base = &quiet[i];
+		if (!qc->ms[i].active || !json_is_array(list))
+			continue;
+		if (qc->ms[i].head != json_array_size(list) || qc->ms[i].pool.n < 2)
+			goto out; /* not every suspect ran alone here (one crashed), or no two runners */
+		json_array_foreach(list, k, v) {
+			struct test_result *nv = realloc(sus, (n + 1) * sizeof(*sus));
+
+			if (!nv) {
+				r = -ENOMEM;
+				goto out;
+			}
+			sus = nv;
+			memset(&sus[n], 0, sizeof(*sus));
+			snprintf(sus[n].name, sizeof(sus[n].name), "%s", json_string_value(v) ?: "");
+			sus[n++].config_index = (unsigned)i;
+		}
+	}
+	if (r < 0 || n < 2)
+		goto out;
+	log_warn("the crash came with none of its %zu suspects alone: two at a time, %zu pair%s", n, n * (n - 1) / 2,
+		 n == 2 ? "" : "s");
+	for (size_t a = 0; r == 0 && a < n; a++)
+		for (size_t b = a + 1; r == 0 && b < n; b++) {
+			struct test_result two[2] = { sus[a], sus[b] };
+			struct parallel_queue pq = { .parallel = 2, .batch_max = 1, .serving = qc->serving };
+
+			log_info("crash suspects %s and %s together (pair %zu of %zu)", two[0].name, two[1].name,
+				 ++tried, n * (n - 1) / 2);
+			mark_pair(qc, two, true);
+			r = parallel_run(qpc, qc->n, two, 2, &pq);
+			mark_pair(qc, two, false);
+			test_result_release(&two[0]);
+			test_result_release(&two[1]);
+		}
+out:
+	free(sus);
+	free(quiet);
+	free(qpc);
 	return r;
 }
 
@@ -256,11 +357,25 @@ static void end(struct run_ctx *c, struct run_member *m, size_t suspects)
 			 (unsigned)json_integer_value(json_object_get(m->iteration, "index")), m->cfg->name);
 }
 
+/* How many iterations one queue spans: enough that each holds twice the runners' worth of tests. */
+static unsigned span(const struct run_member *ms, size_t n, unsigned jobs)
+{
+	size_t tests = 0;
+
+	for (size_t i = 0; i < n; i++)
+		tests += ms[i].cs->n_run;
+	if (!ms[0].pool.n || !tests || tests >= 2 * (size_t)jobs)
+		return 1;
+	return (unsigned)((2 * (size_t)jobs + tests - 1) / tests);
+}
+
 int iterations_run(struct run_ctx *c, struct run_member *ms, size_t n)
 {
-	struct queue_ctx qc = { c, ms, n };
+	const unsigned w = span(ms, n, c->o->plan->jobs);
+	struct run_member *lanes = calloc(n * w, sizeof(*lanes));
+	struct queue_ctx qc = { .c = c, .ms = lanes, .origins = ms };
 	unsigned iters = 0;
-	int r = 0;
+	int r = lanes ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < n; i++) {
 		const unsigned k = plan_iterations_for(c->o->plan, ms[i].cfg->name);
@@ -272,37 +387,70 @@ int iterations_run(struct run_ctx *c, struct run_member *ms, size_t n)
 		else
 			snprintf(ms[i].result_dir, sizeof(ms[i].result_dir), "%s", ms[i].cfg->result_base);
 	}
-	for (unsigned k = 0; k < iters && r >= 0 && r != RUNNER_UNKILLABLE && !c->stopped_by; k++) {
+	if (w > 1)
+		log_info("%u iterations at a time in one queue: %u runners, and an iteration holds fewer than twice "
+			 "that many tests",
+			 w, ms[0].pool.n);
+	for (unsigned k0 = 0; k0 < iters && r >= 0 && r != RUNNER_UNKILLABLE && !c->stopped_by; k0 += w) {
 		struct parallel_queue pq = { 0 };
+		struct runner_opts *ro = NULL;
+		struct parallel_config *pc = NULL;
 		struct test_result *tests = NULL;
 		double *expect = NULL;
 		size_t nt = 0, suspects = 0;
 
-		for (size_t i = 0; i < n; i++) {
-			char err[512] = "";
-			int e;
+		/* each config at each iteration of the window: a lane of the queue, its iteration's record its own */
+		qc.n = 0;
+		for (size_t i = 0; i < n; i++)
+			for (unsigned k = k0; k < k0 + w && k < iters; k++) {
+				struct run_member *l = &lanes[qc.n++];
+				char err[512] = "";
+				int e;
 
-			ms[i].active = !ms[i].failed && k < plan_iterations_for(c->o->plan, ms[i].cfg->name);
-			if (ms[i].active && (e = begin(c, &ms[i], k, err, sizeof(err))) < 0)
-				member_error(c, &ms[i], e, err);
-			suspects += ms[i].active ? ms[i].head : 0;
-		}
+				*l = ms[i];
+				l->origin = &ms[i];
+				l->k = k;
+				if (w > 1)
+					snprintf(l->label, sizeof(l->label), "%s#%u", ms[i].cfg->name, c->base + k);
+				else
+					snprintf(l->label, sizeof(l->label), "%s", ms[i].cfg->name);
+				l->active = !ms[i].failed && k < plan_iterations_for(c->o->plan, ms[i].cfg->name);
+				if (l->active && (e = begin(c, l, k, err, sizeof(err))) < 0)
+					member_error(c, l, e, err);
+				suspects += l->active ? l->head : 0;
+			}
 		bundle_write(c->b);
 		r = gather(&qc, &tests, &expect, &nt, &pq);
 		if (r == 0)
-			r = run_tests(&qc, tests, nt, expect, &pq);
+			r = queue_configs(&qc, &ro, &pc);
+		if (r == 0 && !qc.serving && ms[0].pool.n) {
+			/* the runners' test devices as the pools made them, then as each queue leaves them */
+			qc.serving = calloc(ms[0].pool.n, sizeof(*qc.serving));
+			r = qc.serving ? 0 : -ENOMEM;
+			for (unsigned j = 0; qc.serving && j < ms[0].pool.n; j++)
+				qc.serving[j] = parallel_made_for(pc, qc.n, j);
+		}
+		if (r == 0)
+			r = run_tests(&qc, ro, pc, tests, nt, expect, &pq);
+		/* a crash none of its suspects made alone: pairs of them, before the iteration ends */
+		if (r == 0 && suspects > 1)
+			r = try_pairs(&qc, ro, pc);
+		free(ro);
+		free(pc);
 		for (size_t j = 0; j < nt; j++)
 			test_result_release(&tests[j]);
 		free(tests);
 		free(expect);
-		for (size_t i = 0; i < n; i++) {
-			if (ms[i].active && r == 0)
-				end(c, &ms[i], suspects);
-			strv_free(ms[i].order);
-			ms[i].order = NULL;
+		for (size_t i = 0; i < qc.n; i++) {
+			if (lanes[i].active && r == 0)
+				end(c, &lanes[i], suspects);
+			strv_free(lanes[i].order);
+			lanes[i].order = NULL;
 		}
 		if (r == 0)
 			bundle_write(c->b);
 	}
+	free(qc.serving);
+	free(lanes);
 	return r;
 }

@@ -31,7 +31,7 @@ struct queue {
 	bool *held;	    /* by test: failed on a shared kernel report, to run again alone (beside others) */
 	bool confirming;    /* running the held tests again, alone */
 	bool *remake;	    /* by runner: a test timed out on its devices, made anew before its next */
-	int *serving;	    /* by runner: the config its test device was last made for, -1 none yet */
+	int *serving;	    /* by runner: the fs_id its test device was last made for, -1 none yet */
 	double t0;
 	bool stop;
 	int rc;
@@ -178,7 +178,7 @@ static int on_result(void *data, struct test_result *t)
 	report_in_flight(q);
 	if (t->status == TS_TIMEOUT && t->runner)
 		q->remake[t->runner - 1] = true;
-	if (q->held && shared_failure(t)) {
+	if (q->held && base->on_result && shared_failure(t)) {
 		q->held[t - q->tests] = true;
 		log_info("%s: %s, beside %s: it runs again alone before that is called its own", t->name, t->reason,
 			 t->beside && t->beside[0] ? t->beside : "tests that had ended");
@@ -270,6 +270,8 @@ static size_t take(struct queue *q, unsigned k, size_t *first, unsigned *ci)
 		count = e ? sched_batch(e, q->n - q->next, q->runners, q->known ? PARALLEL_BATCH_SECONDS : 0) : 1;
 		free(e);
 		count = count < mine ? count : mine;
+		if (q->pq->batch_max && count > q->pq->batch_max)
+			count = q->pq->batch_max;
 		for (size_t i = 0; i < count; i++)
 			q->tests[q->next + i].runner = k + 1;
 		q->next += count;
@@ -330,12 +332,12 @@ static void *work(void *arg)
 		int r;
 
 		/* a runner serves one config at a time: turning to another, its test device is made for it */
-		if (q->serving[w->k] != (int)w->ci) {
+		if (q->serving[w->k] != (int)q->cfgs[w->ci].fs_id) {
 			char what[256];
 
 			snprintf(what, sizeof(what), "for %s", q->cfgs[w->ci].name);
 			remake(q, w->k, w->ci, what);
-			q->serving[w->k] = (int)w->ci;
+			q->serving[w->k] = (int)q->cfgs[w->ci].fs_id;
 		}
 		ro.host_options = s->host_options;
 		ro.env = (const char *const *)s->env;
@@ -442,6 +444,14 @@ static int confirm_alone(struct queue *q, struct test_result *tests, size_t n, c
 	return r;
 }
 
+int parallel_made_for(const struct parallel_config *configs, size_t n_configs, unsigned k)
+{
+	for (size_t ci = 0; ci < n_configs; ci++)
+		if (k < configs[ci].pool->n && configs[ci].pool->slots[k].test_dev_made)
+			return (int)configs[ci].fs_id;
+	return -1;
+}
+
 int parallel_run(const struct parallel_config *configs, size_t n_configs, struct test_result *tests, size_t n,
 		 const struct parallel_queue *pq)
 {
@@ -454,19 +464,16 @@ int parallel_run(const struct parallel_config *configs, size_t n_configs, struct
 	if (!runners)
 		return -EINVAL;
 	q.remake = calloc(runners, sizeof(*q.remake));
-	q.serving = calloc(runners, sizeof(*q.serving));
+	q.serving = pq->serving ? pq->serving : calloc(runners, sizeof(*q.serving));
 	if (!q.remake || !q.serving) {
 		free(q.remake);
-		free(q.serving);
+		if (!pq->serving)
+			free(q.serving);
 		return -ENOMEM;
 	}
-	/* each runner's test device as its pool made it: for the first config whose pool made it */
-	for (unsigned k = 0; k < runners; k++) {
-		q.serving[k] = -1;
-		for (size_t ci = n_configs; ci-- > 0;)
-			if (configs[ci].pool->slots[k].test_dev_made)
-				q.serving[k] = (int)ci;
-	}
+	/* each runner's test device as its pool made it: for the config whose pool made it */
+	for (unsigned k = 0; k < runners && !pq->serving; k++)
+		q.serving[k] = parallel_made_for(configs, n_configs, k);
 	q.unknown = median_known(pq->expect, n, &q.known);
 	if (head) {
 		log_info("a crash's suspects first: %zu tests, one at a time", head);
@@ -493,7 +500,8 @@ int parallel_run(const struct parallel_config *configs, size_t n_configs, struct
 	}
 out:
 	free(q.remake);
-	free(q.serving);
+	if (!pq->serving)
+		free(q.serving);
 	return r;
 }
 

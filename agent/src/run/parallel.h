@@ -39,7 +39,9 @@
  * config's tests.
  */
 struct parallel_config {
-	const char *name;		/* "xfs/4k": a test beside another config's is named "xfs/4k:generic/001" */
+	const char *name; /* "xfs/4k": a test beside another config's is named "xfs/4k:generic/001" */
+	/* which make of a runner's test device it needs: the same for one config's iterations in one queue */
+	unsigned fs_id;
 	const struct runner_opts *base; /* what its checks share (the tree, section, kernel log, timeouts, on_result) */
 	const struct runner_pool *pool; /* its runners' places */
 };
@@ -51,7 +53,14 @@ struct parallel_queue {
 	size_t parallel; /* the rest one at a time last (the serial tail) */
 	/* what each test is expected to take, seconds (by index; < 0 unknown), for the batches' sizes; may be NULL */
 	const double *expect;
-	/* the tests in flight at each change, under the queue's lock (NULL-ended) */
+	unsigned batch_max; /* the most tests a runner takes at once; 0: as model/schedule.h says */
+	/*
+	 * by runner: the fs_id its test device was last made for (-1: none),
+	 * kept by the caller from one queue to the next; NULL: as the pools
+	 * made them
+	 */
+	int *serving;
+	/* the tests in flight at each change, under the queue's lock (NULL-ended); may be NULL */
 	void (*in_flight)(void *data, const struct test_result *const *tests);
 	void *data;
 };
@@ -69,3 +78,6 @@ struct parallel_queue {
  */
 int parallel_run(const struct parallel_config *configs, size_t n_configs, struct test_result *tests, size_t n,
 		 const struct parallel_queue *pq);
+
+/* The fs_id of the config whose pool made runner k's test device (pool_make), or -1: what serving starts from. */
+int parallel_made_for(const struct parallel_config *configs, size_t n_configs, unsigned k);

@@ -31,6 +31,10 @@ struct run_member {
 	size_t head, parallel;
 	bool active; /* runs this iteration */
 	bool failed; /* an error recorded: no more iterations */
+	/* a queue spanning iterations: this copy is config origin's at iteration k (its label "xfs/4k#3") */
+	struct run_member *origin;
+	unsigned k;
+	char label[96];
 };
 
 struct run_ctx {
@@ -65,8 +69,11 @@ bool run_soak_active(const struct plan *p);
 
 /*
  * The round's iterations of ms[0..n) (one config, or several sharing
- * runners: every pool the same runners), iteration by iteration, each
- * config's tests in one queue. A config that fails is recorded as an
- * error and left out of the rest. Returns 0, RUNNER_UNKILLABLE or -errno.
+ * runners: every pool the same runners), each config's tests in one
+ * queue; where an iteration has fewer tests than twice the runners (a
+ * probe's runs of one test), the queue spans as many iterations as that
+ * takes, each iteration's record its own. A config that fails is recorded
+ * as an error and left out of the rest. Returns 0, RUNNER_UNKILLABLE or
+ * -errno.
  */
 int iterations_run(struct run_ctx *c, struct run_member *ms, size_t n);
