@@ -126,15 +126,23 @@ static double expect_of(struct run_ctx *c, const struct run_member *m, const cha
 	return history_of(&c->hist, m->cfg->name, test);
 }
 
-/* a before b in a queue over several configs: longer first, a test never timed first of all */
+/* A test of the queue being gathered: its name, config (lane), expectation and place as it came. */
+struct entry {
+	const char *name;
+	unsigned ci;
+	double expect; /* seconds, < 0 never timed */
+	size_t seq;
+};
+
+/* a before b in a queue over several configs: longer first, a test never timed first of all, else as they came */
 static int cmp_longer(const void *pa, const void *pb)
 {
-	const struct test_result *a = pa, *b = pb;
-	const double x = a->started < 0 ? 1e9 : a->started, y = b->started < 0 ? 1e9 : b->started;
+	const struct entry *a = pa, *b = pb;
+	const double x = a->expect < 0 ? 1e9 : a->expect, y = b->expect < 0 ? 1e9 : b->expect;
 
 	if (x != y)
 		return x < y ? 1 : -1;
-	return a->runner < b->runner ? -1 : a->runner > b->runner; /* as they came: stable */
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 /*
@@ -147,6 +155,7 @@ static int gather(struct queue_ctx *qc, struct test_result **ret, double **ret_e
 {
 	size_t n = 0, k = 0, active = 0;
 	struct test_result *tests;
+	struct entry *en;
 	double *expect;
 
 	for (size_t i = 0; i < qc->n; i++)
@@ -156,9 +165,11 @@ static int gather(struct queue_ctx *qc, struct test_result **ret, double **ret_e
 		}
 	tests = calloc(n ? n : 1, sizeof(*tests));
 	expect = calloc(n ? n : 1, sizeof(*expect));
-	if (!tests || !expect) {
+	en = calloc(n ? n : 1, sizeof(*en));
+	if (!tests || !expect || !en) {
 		free(tests);
 		free(expect);
+		free(en);
 		return -ENOMEM;
 	}
 	pq->head = pq->parallel = 0;
@@ -172,26 +183,22 @@ static int gather(struct queue_ctx *qc, struct test_result **ret, double **ret_e
 					  : part == 1 ? m->head + m->parallel
 						      : strv_length(m->order);
 
-			for (size_t j = lo; m->active && j < hi; j++, k++) {
-				snprintf(tests[k].name, sizeof(tests[k].name), "%s", m->order[j]);
-				tests[k].config_index = (unsigned)i;
-				/* the sort's keys, reset after it */
-				tests[k].started = expect_of(qc->c, m, m->order[j]);
-				tests[k].runner = (unsigned)k;
-			}
+			for (size_t j = lo; m->active && j < hi; j++, k++)
+				en[k] = (struct entry){ m->order[j], (unsigned)i, expect_of(qc->c, m, m->order[j]), k };
 		}
 		if (part == 1 && active > 1)
-			qsort(tests + from, k - from, sizeof(*tests), cmp_longer);
+			qsort(en + from, k - from, sizeof(*en), cmp_longer);
 		if (part == 0)
 			pq->head = k;
 		else if (part == 1)
 			pq->parallel = k - from;
 	}
 	for (size_t j = 0; j < n; j++) {
-		expect[j] = tests[j].started;
-		tests[j].started = 0;
-		tests[j].runner = 0;
+		snprintf(tests[j].name, sizeof(tests[j].name), "%s", en[j].name);
+		tests[j].config_index = en[j].ci;
+		expect[j] = en[j].expect;
 	}
+	free(en);
 	*ret = tests;
 	*ret_expect = expect;
 	*ret_n = n;

@@ -217,7 +217,7 @@ static void on_start(void *data, struct test_result *t)
  * The tests of config ci among those not taken yet moved to the front of
  * them, each side's order kept. Returns how many are ci's. Under the lock.
  */
-static size_t gather(struct queue *q, unsigned ci)
+static size_t bring_forward(struct queue *q, unsigned ci)
 {
 	const size_t left = q->n - q->next;
 	struct test_result *t = malloc(left * sizeof(*t));
@@ -262,7 +262,7 @@ static size_t take(struct queue *q, unsigned k, size_t *first, unsigned *ci)
 		size_t mine;
 
 		*ci = q->tests[q->next].config_index;
-		mine = q->n_cfgs > 1 ? gather(q, *ci) : q->n - q->next;
+		mine = q->n_cfgs > 1 ? bring_forward(q, *ci) : q->n - q->next;
 		for (size_t i = q->next; e && i < q->n; i++)
 			e[i - q->next] = q->expect && q->expect[i] >= 0 ? q->expect[i] : q->unknown;
 		*first = q->next;
