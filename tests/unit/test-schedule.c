@@ -3,6 +3,7 @@
 #include "unit.h"
 #include "model/schedule.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -104,15 +105,29 @@ static void test_batches(void **state)
 	for (int i = 0; i < 8; i++)
 		e[i] = 1;
 	assert_int_equal(sched_batch(e, 8, 2, 0), 2);
+	/* ... as fsagent takes them: a runner's share of all, the others' batches in flight counted */
+	assert_int_equal(sched_batch_busy(e, 8, 2, HUGE_VAL, 0), 4);
+	assert_int_equal(sched_batch_busy(e, 4, 2, HUGE_VAL, 4), 4); /* the other took 4 of 8: the rest */
+	assert_int_equal(sched_batch_busy(e, 6, 3, HUGE_VAL, 6), 4); /* 12 in all over 3 runners */
+}
+
+static void test_median(void **state)
+{
+	const double e[] = { -1, 5, 1, 30, -1, 2 };
+	bool known;
+
+	(void)state;
+	assert_true(sched_median_known(e, 6, &known) == 5 && known);  /* of 1 2 5 30, the upper middle */
+	assert_true(sched_median_known(e, 1, &known) == 1 && !known); /* none known: 1 */
+	assert_true(sched_median_known(NULL, 3, &known) == 1 && !known);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_longest_first),
-		cmocka_unit_test(test_equals_by_seed),
-		cmocka_unit_test(test_makespans),
-		cmocka_unit_test(test_batches),
+		cmocka_unit_test(test_longest_first), cmocka_unit_test(test_equals_by_seed),
+		cmocka_unit_test(test_makespans),     cmocka_unit_test(test_batches),
+		cmocka_unit_test(test_median),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

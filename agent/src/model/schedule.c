@@ -151,7 +151,12 @@ double sched_lower_bound(const struct sched_item *items, size_t n, unsigned runn
 
 size_t sched_batch(const double *e, size_t n, unsigned runners, double min_seconds)
 {
-	double left = 0, sum, fair, target;
+	return sched_batch_busy(e, n, runners, min_seconds, 0);
+}
+
+size_t sched_batch_busy(const double *e, size_t n, unsigned runners, double min_seconds, double busy)
+{
+	double left = busy > 0 ? busy : 0, sum, fair, target;
 	size_t count = 1;
 
 	if (!n)
@@ -166,4 +171,28 @@ size_t sched_batch(const double *e, size_t n, unsigned runners, double min_secon
 	for (sum = e[0]; count < n && sum + e[count] <= target; count++)
 		sum += e[count];
 	return count;
+}
+
+static int cmp_seconds(const void *a, const void *b)
+{
+	const double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double sched_median_known(const double *e, size_t n, bool *known)
+{
+	double *v = e ? calloc(n ? n : 1, sizeof(*v)) : NULL, m = 1;
+	size_t k = 0;
+
+	for (size_t i = 0; v && i < n; i++)
+		if (e[i] >= 0)
+			v[k++] = e[i];
+	*known = k > 0;
+	if (k) {
+		qsort(v, k, sizeof(*v), cmp_seconds);
+		m = v[k / 2] > 0 ? v[k / 2] : 1;
+	}
+	free(v);
+	return m;
 }

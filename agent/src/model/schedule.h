@@ -10,6 +10,7 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,3 +48,14 @@ double sched_lower_bound(const struct sched_item *items, size_t n, unsigned runn
  * finer towards the end. Returns 0 only for n == 0.
  */
 size_t sched_batch(const double *e, size_t n, unsigned runners, double min_seconds);
+
+/*
+ * sched_batch where the other runners still have busy seconds of their
+ * batches ahead of them: the time left, and so a runner's share of it,
+ * counts those too (a batch taken while the others are busy is not cut to
+ * a share of the queue alone).
+ */
+size_t sched_batch_busy(const double *e, size_t n, unsigned runners, double min_seconds, double busy);
+
+/* The median of the known expectations (>= 0) of e[0..n) (known: any was), or 1 when none is (or e is NULL). */
+double sched_median_known(const double *e, size_t n, bool *known);

@@ -11,6 +11,7 @@
 #include "util/utctime.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +20,19 @@ struct queue {
 	const struct parallel_config *cfgs; /* the configs served, by test_result.config_index */
 	size_t n_cfgs;
 	const struct parallel_queue *pq;
-	double *expect;	  /* this phase's tests' expectations, by index (seconds, < 0 unknown; moved with them), or NULL
-			   */
-	double unknown;	  /* what a test never timed is expected to take: the median of those timed, or 1 */
-	bool known;	  /* some test's duration is known: expectations are seconds, not counts */
-	unsigned runners; /* this phase's: all of them, or runner 1 alone */
+	double *expect; /* this phase's tests' expectations, by index (seconds, < 0 unknown; moved with them), or NULL
+			 */
+	double unknown; /* what a test never timed is expected to take: the median of those timed, or 1 */
+	bool known;	/* some test's duration is known: expectations are seconds, not counts */
+	/* measured as the queue runs: what its tests took, and what a check takes to start its first test */
+	double *seen;
+	size_t n_seen;
+	double startup;	    /* seconds, smoothed; 0 before the first */
+	double *batch_t0;   /* by runner: when its batch's check was started */
+	double *batch_left; /* by runner: what its batch's tests not yet done are expected to take */
+	double *est;	    /* by test of this phase: what it was expected to take when taken */
+	bool *batch_first;  /* by runner: its batch's first test has not started yet */
+	unsigned runners;   /* this phase's: all of them, or runner 1 alone */
 	struct test_result *tests;
 	size_t n, next;
 	ssize_t *in_flight; /* by runner: the test it runs, -1 */
@@ -170,6 +179,10 @@ static int on_result(void *data, struct test_result *t)
 
 	pthread_mutex_lock(&q->lock);
 	q->end[t - q->tests] = t->started + t->duration;
+	if (t->duration > 0 && (t->status == TS_PASS || t->status == TS_FAIL || t->status == TS_NOTRUN))
+		q->seen[q->n_seen++] = t->duration;
+	if (t->runner && t->runner <= q->runners)
+		q->batch_left[t->runner - 1] -= q->est[t - q->tests];
 	trim_beside(q, t, t->started + t->duration);
 	/* final: no test starting from now on is beside it (its record may be freed by the callback) */
 	for (unsigned o = 0; o < q->runners; o++)
@@ -203,6 +216,13 @@ static void on_start(void *data, struct test_result *t)
 
 	pthread_mutex_lock(&q->lock);
 	t->started = utctime_monotonic() - q->t0;
+	if (q->batch_first[k]) {
+		/* a check's start-up: mounting, checking the test device, the tree's setup */
+		const double s = utctime_monotonic() - q->batch_t0[k];
+
+		q->startup = q->startup > 0 ? (q->startup + s) / 2 : s;
+		q->batch_first[k] = false;
+	}
 	for (unsigned o = 0; o < q->runners; o++)
 		if (o != k && q->in_flight[o] >= 0) {
 			add_beside(q, t, &q->tests[q->in_flight[o]]);
@@ -258,20 +278,45 @@ static size_t take(struct queue *q, unsigned k, size_t *first, unsigned *ci)
 
 	pthread_mutex_lock(&q->lock);
 	if (!q->stop && q->next < q->n) {
-		double *e = calloc(q->n - q->next, sizeof(*e));
+		double *e = calloc(q->n - q->next, sizeof(*e)), unknown = q->unknown, min_seconds, busy = 0;
+		bool known = q->known;
 		size_t mine;
 
+		/* a test never timed: as long as the median of what this queue's tests took so far */
+		if (q->n_seen) {
+			bool any;
+
+			unknown = sched_median_known(q->seen, q->n_seen, &any);
+			known = true;
+		}
+		/*
+		 * a check's start and end cost seconds (tens of them under emulation): a batch of a
+		 * minute where durations are known, and of PARALLEL_STARTUP_FACTOR start-ups where
+		 * those are longer; where nothing is known, a runner's share (counted in tests)
+		 */
+		min_seconds = HUGE_VAL;
+		if (known)
+			min_seconds = q->startup * PARALLEL_STARTUP_FACTOR > PARALLEL_BATCH_SECONDS
+					      ? q->startup * PARALLEL_STARTUP_FACTOR
+					      : PARALLEL_BATCH_SECONDS;
+		/* nothing known to balance the end with: each runner its share of all, those in flight too */
+		for (unsigned o = 0; !known && o < q->runners; o++)
+			busy += o != k && q->batch_left[o] > 0 ? q->batch_left[o] : 0;
 		*ci = q->tests[q->next].config_index;
 		mine = q->n_cfgs > 1 ? bring_forward(q, *ci) : q->n - q->next;
 		for (size_t i = q->next; e && i < q->n; i++)
-			e[i - q->next] = q->expect && q->expect[i] >= 0 ? q->expect[i] : q->unknown;
+			e[i - q->next] = q->expect && q->expect[i] >= 0 ? q->expect[i] : unknown;
 		*first = q->next;
-		/* a check's start and end cost seconds: batches of a minute where durations are known */
-		count = e ? sched_batch(e, q->n - q->next, q->runners, q->known ? PARALLEL_BATCH_SECONDS : 0) : 1;
-		free(e);
+		count = e ? sched_batch_busy(e, q->n - q->next, q->runners, min_seconds, busy) : 1;
 		count = count < mine ? count : mine;
 		if (q->pq->batch_max && count > q->pq->batch_max)
 			count = q->pq->batch_max;
+		q->batch_left[k] = 0;
+		for (size_t i = 0; i < count; i++) {
+			q->est[q->next + i] = e ? e[i] : unknown;
+			q->batch_left[k] += q->est[q->next + i];
+		}
+		free(e);
 		for (size_t i = 0; i < count; i++)
 			q->tests[q->next + i].runner = k + 1;
 		q->next += count;
@@ -349,6 +394,10 @@ static void *work(void *arg)
 		ro.on_start = on_start;
 		ro.before_check = before_check;
 		ro.data = w;
+		pthread_mutex_lock(&q->lock);
+		q->batch_t0[w->k] = utctime_monotonic();
+		q->batch_first[w->k] = true;
+		pthread_mutex_unlock(&q->lock);
 		r = runner_run(&ro, &q->tests[first], count);
 		pthread_mutex_lock(&q->lock);
 		q->in_flight[w->k] = -1;
@@ -372,31 +421,6 @@ static bool all_done(const struct test_result *tests, size_t n)
 		if (tests[i].status == TS_PENDING)
 			return false;
 	return true;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	const double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of the known expectations (>= 0) of e[0..n), or 1 when none is known (or e is NULL). */
-static double median_known(const double *e, size_t n, bool *known)
-{
-	double *v = e ? calloc(n ? n : 1, sizeof(*v)) : NULL, m = 1;
-	size_t k = 0;
-
-	for (size_t i = 0; v && i < n; i++)
-		if (e[i] >= 0)
-			v[k++] = e[i];
-	*known = k > 0;
-	if (k) {
-		qsort(v, k, sizeof(*v), cmp_double);
-		m = v[k / 2] > 0 ? v[k / 2] : 1;
-	}
-	free(v);
-	return m;
 }
 
 /*
@@ -465,16 +489,17 @@ int parallel_run(const struct parallel_config *configs, size_t n_configs, struct
 		return -EINVAL;
 	q.remake = calloc(runners, sizeof(*q.remake));
 	q.serving = pq->serving ? pq->serving : calloc(runners, sizeof(*q.serving));
-	if (!q.remake || !q.serving) {
-		free(q.remake);
-		if (!pq->serving)
-			free(q.serving);
-		return -ENOMEM;
+	q.seen = calloc(2 * n + 1, sizeof(*q.seen)); /* each test, and again alone after a shared report */
+	q.batch_t0 = calloc(runners, sizeof(*q.batch_t0));
+	q.batch_first = calloc(runners, sizeof(*q.batch_first));
+	if (!q.remake || !q.serving || !q.seen || !q.batch_t0 || !q.batch_first) {
+		r = -ENOMEM;
+		goto out;
 	}
 	/* each runner's test device as its pool made it: for the config whose pool made it */
 	for (unsigned k = 0; k < runners && !pq->serving; k++)
 		q.serving[k] = parallel_made_for(configs, n_configs, k);
-	q.unknown = median_known(pq->expect, n, &q.known);
+	q.unknown = sched_median_known(pq->expect, n, &q.known);
 	if (head) {
 		log_info("a crash's suspects first: %zu tests, one at a time", head);
 		r = run_queue(&q, 1, tests, head, pq->expect);
@@ -502,6 +527,9 @@ out:
 	free(q.remake);
 	if (!pq->serving)
 		free(q.serving);
+	free(q.seen);
+	free(q.batch_t0);
+	free(q.batch_first);
 	return r;
 }
 
@@ -515,11 +543,16 @@ static int run_queue(struct queue *q, unsigned runners, struct test_result *test
 	q->runners = runners, q->tests = tests, q->n = n, q->next = 0;
 	q->in_flight = calloc(runners, sizeof(*q->in_flight));
 	q->end = calloc(n ? n : 1, sizeof(*q->end));
+	q->est = calloc(n ? n : 1, sizeof(*q->est));
+	q->batch_left = calloc(runners, sizeof(*q->batch_left));
 	q->expect = expect ? calloc(n ? n : 1, sizeof(*q->expect)) : NULL;
-	if (!w || !q->in_flight || !q->end || (expect && !q->expect) || pthread_mutex_init(&q->lock, NULL) != 0) {
+	if (!w || !q->in_flight || !q->end || !q->est || !q->batch_left || (expect && !q->expect) ||
+	    pthread_mutex_init(&q->lock, NULL) != 0) {
 		free(w);
 		free(q->in_flight);
 		free(q->end);
+		free(q->est);
+		free(q->batch_left);
 		free(q->expect);
 		return -ENOMEM;
 	}
@@ -545,9 +578,13 @@ static int run_queue(struct queue *q, unsigned runners, struct test_result *test
 	free(w);
 	free(q->in_flight);
 	free(q->end);
+	free(q->est);
+	free(q->batch_left);
 	free(q->expect);
 	q->in_flight = NULL;
 	q->end = NULL;
+	q->est = NULL;
+	q->batch_left = NULL;
 	q->expect = NULL;
 	return r < 0 ? r : q->rc;
 }

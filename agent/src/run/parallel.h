@@ -30,6 +30,8 @@
 
 /* A batch's expected length where durations are known (model/schedule.h's sched_batch). */
 #define PARALLEL_BATCH_SECONDS 60
+/* ... or this many times a check's start-up, as measured in the run, where that is longer (emulation) */
+#define PARALLEL_STARTUP_FACTOR 6
 
 /*
  * A config the queue serves. Several configs share one queue and one set
