@@ -20,6 +20,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define JOBS_MAX 8
@@ -35,9 +36,10 @@ static char stop_from[STOP_RENAMES][PATH_MAX], stop_to[STOP_RENAMES][PATH_MAX];
 static volatile sig_atomic_t stop_renames;
 
 /*
- * Stop every job, wait until each has gone (a launcher keeps what its VM
- * finished on its way out: the next start reads it), say so, and exit with
- * the status that means "run it again to go on". Async-signal-safe.
+ * Stop every job, wait until each and all it started have gone (a launcher
+ * keeps what its VM finished on its way out: the next start reads it), say
+ * so, and exit with the status that means "run it again to go on".
+ * Async-signal-safe.
  */
 static void stop_jobs(int sig)
 {
@@ -47,13 +49,25 @@ static void stop_jobs(int sig)
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
+	/*
+	 * A job's own children outlive it when it dies of the signal (a probe's
+	 * shell goes at once, its launcher still reading the results disk):
+	 * as a subreaper they become ours, and every descendant is waited for,
+	 * so that the next start finds what they kept.
+	 */
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
 	for (int i = 0; i < JOBS_MAX; i++)
 		if (running[i] > 0)
 			kill(-running[i], SIGTERM);
-	for (int i = 0; i < JOBS_MAX; i++)
-		if (running[i] > 0)
-			while (waitpid(running[i], NULL, 0) < 0 && errno == EINTR)
-				;
+	/* five minutes at most: a process that ignores TERM must not hold the stop for ever */
+	for (int t = 0; t < 3000; t++) {
+		pid_t w = waitpid(-1, NULL, WNOHANG);
+
+		if (w < 0 && errno != EINTR)
+			break; /* ECHILD: none left */
+		if (w == 0)
+			nanosleep(&(struct timespec){ 0, 100 * 1000 * 1000 }, NULL);
+	}
 	for (int i = 0; i < stop_renames; i++)
 		(void)rename(stop_from[i], stop_to[i]);
 	(void)!write(STDERR_FILENO, said, sizeof(said) - 1);
