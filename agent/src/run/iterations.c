@@ -51,9 +51,7 @@ static void in_flight(void *data, const struct test_result *const *tests)
 
 static void member_error(struct run_ctx *c, struct run_member *m, int r, const char *err)
 {
-	log_err("config '%s': %s", m->cfg->name, err[0] ? err : strerror(-r));
-	bundle_config_status(m->config, "error", err[0] ? err : strerror(-r));
-	c->bad++;
+	run_config_error(c, m, r, err);
 	m->origin->failed = true;
 	m->active = false;
 }

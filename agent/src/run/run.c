@@ -77,6 +77,13 @@ void run_use(struct run_ctx *c, struct run_member *m)
 	c->pool = &m->pool;
 }
 
+void run_config_error(struct run_ctx *c, const struct run_member *m, int r, const char *err)
+{
+	log_err("config '%s': %s", m->cfg->name, err && err[0] ? err : strerror(-r));
+	bundle_config_status(m->config, "error", err && err[0] ? err : strerror(-r));
+	c->bad++;
+}
+
 unsigned run_timeout_for(void *data, const char *test)
 {
 	const struct run_member *m = data;
@@ -321,9 +328,7 @@ static bool start_config(struct run_ctx *c, struct run_member *m, struct run_mem
 		r = pool_setup(&m->pool, o->plan->jobs, o->pool, o->parallel_why, m->cfg->name, m->cfg->host_options,
 			       m->cfg->section, &m->cs->sel, shared_devices(group, m), m->config, err, sizeof(err));
 	if (r < 0) {
-		log_err("config '%s': %s", m->cfg->name, err[0] ? err : strerror(-r));
-		bundle_config_status(m->config, "error", err[0] ? err : strerror(-r));
-		c->bad++;
+		run_config_error(c, m, r, err);
 		bundle_write(c->b);
 		return false;
 	}
@@ -336,11 +341,8 @@ static int run_group(struct run_ctx *c, struct run_member *ms, size_t n)
 	int r = iterations_run(c, ms, n);
 
 	if (r < 0) {
-		for (size_t i = 0; i < n; i++) {
-			log_err("config '%s': %s", ms[i].cfg->name, strerror(-r));
-			bundle_config_status(ms[i].config, "error", strerror(-r));
-			c->bad++;
-		}
+		for (size_t i = 0; i < n; i++)
+			run_config_error(c, &ms[i], r, NULL);
 		r = 0;
 	}
 	bundle_write(c->b);

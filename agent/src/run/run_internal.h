@@ -60,6 +60,9 @@ struct run_ctx {
 /* m is the config whose tests are recorded next. */
 void run_use(struct run_ctx *c, struct run_member *m);
 
+/* m's config failed (r, err saying why, or NULL): said, recorded as an error, counted. */
+void run_config_error(struct run_ctx *c, const struct run_member *m, int r, const char *err);
+
 /* The runner callbacks (run.c), their data a struct run_member. */
 unsigned run_timeout_for(void *data, const char *test);
 int run_on_result(void *data, struct test_result *t);
