@@ -255,12 +255,43 @@ static void test_grow_to_need(void **state)
 	json_decref(cmp);
 }
 
+/* A crash of tests together counts crashes, not runs: compare's call stands, no runs asked for. */
+static void test_together(void **state)
+{
+	struct qualify_opts o;
+	json_t *cmp = json_pack("{s:[]}", "tests"), *tests = json_object_get(cmp, "tests"), *j, *t;
+
+	(void)state;
+	qualify_opts_default(&o);
+	t = ctest("generic/001+generic/002", "regression", 0, 0, 1, 1);
+	json_object_set_new(t, "together", json_true());
+	json_object_set_new(t, "reason", json_string("crashed 0 times on the baseline, 1 on the candidate"));
+	json_array_append_new(tests, t);
+	t = ctest("(crash with no test named)", "failing", 1, 1, 2, 2);
+	json_object_set_new(t, "together", json_true());
+	json_array_append_new(tests, t);
+	j = qualify_judge(cmp, &o, NULL);
+	assert_non_null(j);
+	/* without together, no baseline runs would make it not-comparable: a lost crash */
+	assert_string_equal(verdict(j, "generic/001+generic/002"), "regression");
+	assert_string_equal(json_string_value(json_object_get(find(j, "generic/001+generic/002"), "reason")),
+			    "crashed 0 times on the baseline, 1 on the candidate");
+	assert_true(json_is_true(json_object_get(find(j, "generic/001+generic/002"), "together")));
+	assert_int_equal(want(j, "generic/001+generic/002", "baseline"), 0);
+	assert_int_equal(want(j, "generic/001+generic/002", "candidate"), 0);
+	assert_string_equal(verdict(j, "(crash with no test named)"), "failing");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "counts"), "regression")), 1);
+	json_decref(j);
+	json_decref(cmp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stats),	     cmocka_unit_test(test_judge),
 		cmocka_unit_test(test_grow_smaller), cmocka_unit_test(test_regressions_only),
 		cmocka_unit_test(test_grow_to_need), cmocka_unit_test(test_round_text),
+		cmocka_unit_test(test_together),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,6 +28,7 @@ struct side_stats {
 struct entry {
 	char *config, *test;
 	struct side_stats s[2];
+	bool together; /* a crash no test's record holds (bundle_scan_ops.crash): its runs are its crashes */
 };
 
 struct side_info {
@@ -111,9 +112,8 @@ static struct entry *lookup(struct compare *c, const char *config, const char *t
 	return e->config && e->test ? e : NULL;
 }
 
-static int on_outcome(void *ctx, const struct bundle_outcome *o)
+static int add_outcome(struct compare *c, const struct bundle_outcome *o, bool together)
 {
-	struct compare *c = ctx;
 	struct entry *e;
 	struct side_stats *s;
 	enum test_status st;
@@ -128,6 +128,7 @@ static int on_outcome(void *ctx, const struct bundle_outcome *o)
 	e = lookup(c, o->config, o->test);
 	if (!e)
 		return -ENOMEM;
+	e->together |= together;
 	s = &e->s[c->cur];
 	st = test_status_from_string(o->status);
 	if (st < TS_MAX)
@@ -150,6 +151,16 @@ static int on_outcome(void *ctx, const struct bundle_outcome *o)
 	     (o->artifact && asprintf(&s->artifact, "%s/%s", c->bundle, o->artifact) < 0)))
 		return -ENOMEM;
 	return 0;
+}
+
+static int on_outcome(void *ctx, const struct bundle_outcome *o)
+{
+	return add_outcome(ctx, o, false);
+}
+
+static int on_crash(void *ctx, const struct bundle_outcome *o)
+{
+	return add_outcome(ctx, o, true);
 }
 
 static int on_bundle(void *ctx, json_t *doc)
@@ -181,7 +192,7 @@ int compare_add_except(struct compare *c, enum compare_side side, const char *pa
 
 int compare_add(struct compare *c, enum compare_side side, const char *path, char *err, size_t es)
 {
-	static const struct bundle_scan_ops ops = { on_bundle, on_outcome };
+	static const struct bundle_scan_ops ops = { on_bundle, on_outcome, on_crash };
 	char **list = NULL;
 	int r = bundle_find_all(path, &list, err, es);
 
@@ -374,7 +385,7 @@ static json_t *across_configs(json_t *tests, double alpha)
 			goto fail;
 		if ((size_t)at == n)
 			v[n++].test = compare_str(t, "test");
-		if (!compare_num(b, "runs") || !compare_num(k, "runs"))
+		if (!compare_num(b, "runs") || !compare_num(k, "runs") || json_is_true(json_object_get(t, "together")))
 			continue;
 		v[at].configs++;
 		v[at].regressions += streq(compare_str(t, "class"), "regression");
@@ -431,7 +442,16 @@ json_t *compare_result(struct compare *c, double alpha)
 		v[i].p_worse = compare_fisher_greater(bad(k), rk - bad(k), bad(b), rb - bad(b));
 		v[i].p_better = compare_fisher_greater(bad(b), rb - bad(b), bad(k), rk - bad(k));
 		v[i].adj = 1;
-		if (!rb || !rk) {
+		if (e->together) {
+			/*
+			 * A crash of tests together (or of none named) counts no runs, only crashes:
+			 * on the candidate alone it is the candidate's, whatever the baseline's luck
+			 */
+			v[i].cls = rk && rb ? "failing" : rk ? "regression" : "flaky";
+			snprintf(v[i].reason, sizeof(v[i].reason),
+				 "crashed %llu times on the baseline, %llu on the candidate", (unsigned long long)rb,
+				 (unsigned long long)rk);
+		} else if (!rb || !rk) {
 			v[i].cls = "not-comparable";
 			snprintf(v[i].reason, sizeof(v[i].reason), "not run on the %s%s",
 				 !rb ? "baseline" : "candidate", !rb && !rk ? " nor the candidate" : "");
@@ -493,6 +513,8 @@ json_t *compare_result(struct compare *c, double alpha)
 
 		if (v[i].reason[0])
 			json_object_set_new(t, "reason", json_string(v[i].reason));
+		if (v[i].e->together)
+			json_object_set_new(t, "together", json_true());
 		if (v[i].decide)
 			json_object_set_new(t, "runs_to_decide", json_integer((json_int_t)v[i].decide));
 		json_array_append_new(tests, t);

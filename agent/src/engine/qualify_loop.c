@@ -235,7 +235,8 @@ static int write_expunge(struct qualify_run *q, json_t *cmp, json_t *judged, jso
 	if (r < 0)
 		return r;
 	json_array_foreach(json_object_get(judged, "tests"), i, t) {
-		if (!streq(compare_str(t, "verdict"), "failing"))
+		/* a crash of tests together is no test an expunge file can name */
+		if (!streq(compare_str(t, "verdict"), "failing") || json_is_true(json_object_get(t, "together")))
 			continue;
 		for (unsigned s = 0; s < 2 && r == 0; s++) {
 			json_t *side = json_object_get(t, qualify_sides[s]);

@@ -190,12 +190,13 @@ static json_t *tests_of(json_t *doc, const char *verdict)
 			    : streq(track_str(t, "verdict"), verdict))
 			/* with how the candidate failed first, the file that shows it, and how often */
 			json_array_append_new(
-				out, json_pack("{s:O, s:O, s:O?, s:O?, s:O?, s:O?}", "config",
+				out, json_pack("{s:O, s:O, s:O?, s:O?, s:O?, s:O?, s:O?}", "config",
 					       json_object_get(t, "config"), "test", json_object_get(t, "test"), "why",
 					       json_object_get(json_object_get(t, "candidate"), "why"), "artifact",
 					       json_object_get(json_object_get(t, "candidate"), "artifact"), "failures",
 					       json_object_get(json_object_get(t, "candidate"), "failures"), "runs",
-					       json_object_get(json_object_get(t, "candidate"), "runs")));
+					       json_object_get(json_object_get(t, "candidate"), "runs"), "together",
+					       json_object_get(t, "together")));
 	return out;
 }
 
@@ -281,14 +282,17 @@ int track_bisect(struct track_state *s, json_t *rv)
 			continue;
 		if ((r = fileio_pathf(bdir, "%s/bisect-%zu", track_str(rv, "dir"), i)) < 0)
 			return r;
-		if (s->in->probe &&
+		if (s->in->probe && !json_is_true(json_object_get(g, "together")) &&
 		    (r = track_step(s, rv, "bisecting %s %s", track_str(g, "config"), track_str(g, "test"))) < 0)
 			return r;
-		if (!s->in->probe) {
-			r = track_append(s, json_pack("{s:s, s:s, s:O, s:O, s:s, s:s}", "event", "bisected", "sha",
-						      track_str(rv, "sha"), "config", json_object_get(g, "config"),
-						      "test", json_object_get(g, "test"), "verdict", "not bisected",
-						      "why", "no probe command"));
+		if (!s->in->probe || json_is_true(json_object_get(g, "together"))) {
+			/* a crash of tests together (or of none named): a probe runs one test */
+			r = track_append(s,
+					 json_pack("{s:s, s:s, s:O, s:O, s:s, s:s}", "event", "bisected", "sha",
+						   track_str(rv, "sha"), "config", json_object_get(g, "config"), "test",
+						   json_object_get(g, "test"), "verdict", "not bisected", "why",
+						   s->in->probe ? "a crash of tests together: a probe runs one test"
+								: "no probe command"));
 			if (r < 0)
 				return r;
 			continue;

@@ -226,7 +226,17 @@ struct bundle_scan_ops {
 	int (*bundle)(void *ctx, json_t *doc);
 	/* each outcome; strings are valid during the call only */
 	int (*outcome)(void *ctx, const struct bundle_outcome *o);
+	/*
+	 * A crash that is no test's record, for the readers that weigh it
+	 * (may be NULL): an iteration's crash_pair as test "A+B" (the names
+	 * sorted), its crash_unexplained as BUNDLE_CRASH_UNPINNED; status
+	 * crash, count 1, why saying which tests and the first report.
+	 */
+	int (*crash)(void *ctx, const struct bundle_outcome *o);
 };
+
+/* The test name an unexplained crash is counted under (bundle_scan_ops.crash). */
+#define BUNDLE_CRASH_UNPINNED "(crash with no test named)"
 
 /*
  * Read a bundle's outcomes without holding it: bundle.json is checked as
