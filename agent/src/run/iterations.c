@@ -91,7 +91,7 @@ static int begin(struct run_ctx *c, struct run_member *m, unsigned k, char *err,
 			uint64_t s = order_derive_seed(p->seed, it, m->cfg->name);
 
 			r = arrange_longest_first(m->order, &c->hist, m->cfg->name, s);
-			if (r == 0 && m->pool.n)
+			if (r == 0 && m->pool->n)
 				r = arrange_queue(m->order, sel, NULL, &m->head, &m->parallel);
 			if (r < 0)
 				return r;
@@ -112,7 +112,7 @@ static int begin(struct run_ctx *c, struct run_member *m, unsigned k, char *err,
 			}
 	}
 	/* beside others: a crash's suspects first, the tests that cannot share the machine last */
-	if (m->pool.n)
+	if (m->pool->n)
 		return arrange_for_run(m->order, sel, m->iteration, &m->head, &m->parallel);
 	m->head = 0;
 	m->parallel = strv_length(m->order);
@@ -233,7 +233,7 @@ static int queue_configs(struct queue_ctx *qc, struct runner_opts **ret_ro, stru
 			.one_per_check = c->gcov != NULL,
 			.before_check = c->gcov ? run_before_check : NULL,
 		};
-		pc[i] = (struct parallel_config){ m->label, (unsigned)(m->origin - qc->origins), &ro[i], &m->pool };
+		pc[i] = (struct parallel_config){ m->label, (unsigned)(m->origin - qc->origins), &ro[i], m->pool };
 	}
 	*ret_ro = ro;
 	*ret_pc = pc;
@@ -250,7 +250,7 @@ static int run_tests(struct queue_ctx *qc, const struct runner_opts *ro, const s
 	pq->serving = qc->serving;
 	if (!n)
 		return 0;
-	if (qc->ms[0].pool.n)
+	if (qc->ms[0].pool->n)
 		return parallel_run(pc, qc->n, tests, n, pq);
 	return runner_run(&ro[0], tests, n); /* one config, one test at a time */
 }
@@ -311,7 +311,7 @@ static int try_pairs(struct queue_ctx *qc, const struct runner_opts *ro, const s
 		qpc[i].base = &quiet[i];
 		if (!qc->ms[i].active || !json_is_array(list))
 			continue;
-		if (qc->ms[i].head != json_array_size(list) || qc->ms[i].pool.n < 2)
+		if (qc->ms[i].head != json_array_size(list) || qc->ms[i].pool->n < 2)
 			goto out; /* not every suspect ran alone here (one crashed), or no two runners */
 		json_array_foreach(list, k, v) {
 			struct test_result *nv = realloc(sus, (n + 1) * sizeof(*sus));
@@ -353,7 +353,7 @@ out:
 /* m's iteration ended (or stopped): its suspects settled, its end recorded, a soak's clean one folded. */
 static void end(struct run_ctx *c, struct run_member *m, size_t suspects)
 {
-	if (m->pool.n)
+	if (m->pool->n)
 		arrange_suspects_done(m->iteration, m->head, suspects);
 	bundle_iteration_end(m->iteration, c->stopped_by ? "stopped" : "done");
 	/* a soak keeps counts for clean iterations, records for failing ones */
@@ -369,7 +369,7 @@ static unsigned span(const struct run_member *ms, size_t n, unsigned jobs)
 
 	for (size_t i = 0; i < n; i++)
 		tests += ms[i].cs->n_run;
-	if (!ms[0].pool.n || !tests || tests >= 2 * (size_t)jobs)
+	if (!ms[0].pool->n || !tests || tests >= 2 * (size_t)jobs)
 		return 1;
 	return (unsigned)((2 * (size_t)jobs + tests - 1) / tests);
 }
@@ -395,7 +395,7 @@ int iterations_run(struct run_ctx *c, struct run_member *ms, size_t n)
 	if (w > 1)
 		log_info("%u iterations at a time in one queue: %u runners, and an iteration holds fewer than twice "
 			 "that many tests",
-			 w, ms[0].pool.n);
+			 w, ms[0].pool->n);
 	for (unsigned k0 = 0; k0 < iters && r >= 0 && r != RUNNER_UNKILLABLE && !c->stopped_by; k0 += w) {
 		struct parallel_queue pq = { 0 };
 		struct runner_opts *ro = NULL;
@@ -428,11 +428,11 @@ int iterations_run(struct run_ctx *c, struct run_member *ms, size_t n)
 		r = gather(&qc, &tests, &expect, &nt, &pq);
 		if (r == 0)
 			r = queue_configs(&qc, &ro, &pc);
-		if (r == 0 && !qc.serving && ms[0].pool.n) {
+		if (r == 0 && !qc.serving && ms[0].pool->n) {
 			/* the runners' test devices as the pools made them, then as each queue leaves them */
-			qc.serving = calloc(ms[0].pool.n, sizeof(*qc.serving));
+			qc.serving = calloc(ms[0].pool->n, sizeof(*qc.serving));
 			r = qc.serving ? 0 : -ENOMEM;
-			for (unsigned j = 0; qc.serving && j < ms[0].pool.n; j++)
+			for (unsigned j = 0; qc.serving && j < ms[0].pool->n; j++)
 				qc.serving[j] = parallel_made_for(pc, qc.n, j);
 		}
 		if (r == 0)

@@ -74,7 +74,7 @@ void run_use(struct run_ctx *c, struct run_member *m)
 	c->iteration = m->iteration;
 	c->result_dir = m->result_dir;
 	c->cur = m->cs;
-	c->pool = &m->pool;
+	c->pool = m->pool;
 }
 
 void run_config_error(struct run_ctx *c, const struct run_member *m, int r, const char *err)
@@ -268,10 +268,10 @@ static bool results_disk_ok(struct bundle *b, char *why, size_t size)
 static const struct runner_pool *shared_devices(struct run_member *group, struct run_member *m)
 {
 	for (struct run_member *g = group; g < m; g++)
-		for (unsigned k = 0; k < g->pool.n; k++)
-			if (g->pool.slots[k].test_dev[0])
-				return &g->pool;
-	return group < m ? &group[0].pool : NULL;
+		for (unsigned k = 0; k < g->pool->n; k++)
+			if (g->pool->slots[k].test_dev[0])
+				return g->pool;
+	return group < m ? group[0].pool : NULL;
 }
 
 /*
@@ -325,7 +325,7 @@ static bool start_config(struct run_ctx *c, struct run_member *m, struct run_mem
 	if (r < 0)
 		snprintf(err, sizeof(err), "%s", m->cs->err);
 	else
-		r = pool_setup(&m->pool, o->plan->jobs, o->pool, o->parallel_why, m->cfg->name, m->cfg->host_options,
+		r = pool_setup(m->pool, o->plan->jobs, o->pool, o->parallel_why, m->cfg->name, m->cfg->host_options,
 			       m->cfg->section, &m->cs->sel, shared_devices(group, m), m->config, err, sizeof(err));
 	if (r < 0) {
 		run_config_error(c, m, r, err);
@@ -358,10 +358,13 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 
 	struct config_sel *cs = calloc(o->n_configs ? o->n_configs : 1, sizeof(*cs));
 	struct run_member *group = calloc(o->n_configs ? o->n_configs : 1, sizeof(*group));
+	/* group[i]'s runners; a queue's lanes point at them, the config's own */
+	struct runner_pool *pools = calloc(o->n_configs ? o->n_configs : 1, sizeof(*pools));
 
-	if (!cs || !group || history_init(&c.hist, o->durations) < 0) {
+	if (!cs || !group || !pools || history_init(&c.hist, o->durations) < 0) {
 		free(cs);
 		free(group);
+		free(pools);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < o->n_configs; i++)
@@ -405,7 +408,8 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 		for (size_t i = 0; i < o->n_configs && r != RUNNER_UNKILLABLE && !c.stopped_by; i++) {
 			struct run_member *m = &group[ng];
 
-			*m = (struct run_member){ .c = &c, .cfg = &o->configs[i], .cs = &cs[i] };
+			pools[ng] = (struct runner_pool){ 0 };
+			*m = (struct run_member){ .c = &c, .cfg = &o->configs[i], .cs = &cs[i], .pool = &pools[ng] };
 			m->config = bundle_add_config(b, m->cfg->name);
 			if (bundle_config_done(m->config, c.base + plan_iterations_for(o->plan, m->cfg->name)))
 				continue; /* resumed: finished or recorded before the crash */
@@ -414,7 +418,7 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 					break;
 				continue;
 			}
-			if (m->pool.n) {
+			if (m->pool->n) {
 				ng++; /* beside the others, after the configs that run one at a time */
 				continue;
 			}
@@ -423,7 +427,7 @@ int run_execute(const struct run_opts *o, struct bundle *b, unsigned *ret_bad)
 		if (ng && r != RUNNER_UNKILLABLE && !c.stopped_by)
 			r = run_group(&c, group, ng);
 		for (size_t i = ng; i-- > 0;)
-			pool_release(&group[i].pool);
+			pool_release(group[i].pool);
 		rounds++;
 		if (r == RUNNER_UNKILLABLE || !run_soak_active(o->plan) || c.stopped_by ||
 		    (c.stopped_by = soak_stop(&c)))
@@ -439,6 +443,7 @@ out:
 		selection_release(&cs[i].sel);
 	free(cs);
 	free(group);
+	free(pools);
 	gcov_free(c.gcov);
 	history_release(&c.hist);
 	return r;

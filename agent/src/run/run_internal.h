@@ -25,7 +25,7 @@ struct run_member {
 	const struct config_sel *cs;
 	json_t *config, *iteration; /* its bundle record, and this iteration's */
 	char result_dir[PATH_MAX];  /* where a serial check leaves a test's files */
-	struct runner_pool pool;    /* its runners, or none: one test at a time */
+	struct runner_pool *pool;   /* its runners (n 0: one test at a time); run_execute's, shared by its lanes */
 	/* this iteration: its queue order (made, or what a resumed one has left), and its parts */
 	char **order;
 	size_t head, parallel;
