@@ -15,6 +15,7 @@
 #include "boot/udev.h"
 #include "machine/mount.h"
 #include "machine/pmem.h"
+#include "machine/static_nodes.h"
 #include "run/runner.h"
 #include "util/fileio.h"
 #include "util/log.h"
@@ -328,6 +329,10 @@ static void boot_devices(const char *release, const char *cmdline)
 	if (poll_signals())
 		finish_fatal(&g, "stopped by %s during early boot", g.stop_reason);
 	open_modules(release);
+	/* the nodes that load their module when opened, as a systemd guest has them (machine/static_nodes.h) */
+	r = static_nodes_make(release);
+	if (r < 0)
+		boot_record_error(&g, "static device nodes from modules.devname: %s", strerror(-r));
 	drivers_load_disk(&g.drivers);
 	drivers_start_others(&g.drivers, g.cfg.fs, g.cfg.modules, cmdline);
 	if (!g.have_inv)
