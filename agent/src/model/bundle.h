@@ -141,7 +141,8 @@ int bundle_record_test(struct bundle *b, json_t *config, json_t *iteration, cons
 int bundle_coverage_dir(struct bundle *b, json_t *config, json_t *iteration, const char *test, char *abs,
 			size_t abs_size, char *rel, size_t rel_size);
 
-/* Record an expunged or unknown test without running it (durable at the next bundle_write). */
+/* Record an expunged or unknown test without running it (durable at the next bundle_write, or when its journal closes).
+ */
 int bundle_record_skipped(struct bundle *b, json_t *config, json_t *iteration, const char *name, const char *status,
 			  const char *reason, const char *source);
 
