@@ -385,7 +385,7 @@ static json_t *across_configs(json_t *tests, double alpha)
 			goto fail;
 		if ((size_t)at == n)
 			v[n++].test = compare_str(t, "test");
-		if (!compare_num(b, "runs") || !compare_num(k, "runs") || json_is_true(json_object_get(t, "together")))
+		if (!compare_num(b, "runs") || !compare_num(k, "runs") || compare_together(t))
 			continue;
 		v[at].configs++;
 		v[at].regressions += streq(compare_str(t, "class"), "regression");
@@ -545,6 +545,11 @@ const char *compare_str(json_t *o, const char *key)
 	const char *s = json_string_value(json_object_get(o, key));
 
 	return s ? s : "";
+}
+
+bool compare_together(json_t *t)
+{
+	return json_is_true(json_object_get(t, "together"));
 }
 
 unsigned long long compare_num(json_t *o, const char *key)

@@ -87,6 +87,8 @@ int compare_class_rank(const char *cls);
 /* A result's string field ("" when absent) and count field (0 when absent). */
 const char *compare_str(json_t *o, const char *key);
 unsigned long long compare_num(json_t *o, const char *key);
+/* Whether a result's test is a crash no test's record holds ("together": A+B, or none named). */
+bool compare_together(json_t *t);
 
 void compare_text(json_t *result, FILE *out);
 /* Its tests worse on the candidate over their configs together (across_configs), a section; nothing when none. */

@@ -31,7 +31,7 @@ int compare_rerun_plan(json_t *res, const char *path, unsigned iterations, char 
 	/* a crash of tests together is no test to run again alone */
 	json_array_foreach(json_object_get(res, "tests"), i, t)
 		if (compare_num(json_object_get(t, "candidate"), "failures") &&
-		    !streq(compare_str(t, "class"), "failing") && !json_is_true(json_object_get(t, "together"))) {
+		    !streq(compare_str(t, "class"), "failing") && !compare_together(t)) {
 			if (!strv_contains(configs, compare_str(t, "config")))
 				r = r < 0 ? r : strv_push(&configs, compare_str(t, "config"));
 			if (!strv_contains(tests, compare_str(t, "test")))
@@ -58,8 +58,7 @@ int compare_rerun_plan(json_t *res, const char *path, unsigned iterations, char 
 			json_array_foreach(json_object_get(res, "tests"), i, t)
 				suspect |= streq(compare_str(t, "config"), *c) && streq(compare_str(t, "test"), *x) &&
 					   compare_num(json_object_get(t, "candidate"), "failures") &&
-					   !streq(compare_str(t, "class"), "failing") &&
-					   !json_is_true(json_object_get(t, "together"));
+					   !streq(compare_str(t, "class"), "failing") && !compare_together(t);
 			if (!suspect)
 				fprintf(ef, "%s config=%s # not a suspect on this config\n", *x, *c);
 		}

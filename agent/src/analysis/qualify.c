@@ -174,7 +174,7 @@ static const char *judge_one(const struct qualify_opts *o, json_t *t, double wei
 
 	*want_b = *want_k = 0;
 	why[0] = '\0';
-	if (json_is_true(json_object_get(t, "together"))) {
+	if (compare_together(t)) {
 		/* a crash of tests together, or of none named: no runs to ask for, compare's call stands */
 		snprintf(why, ws, "%s", json_string_value(json_object_get(t, "reason")) ?: "");
 		return cls ? cls : "not-comparable";
@@ -299,7 +299,7 @@ json_t *qualify_judge(json_t *cmp, const struct qualify_opts *o, json_t *weights
 			continue;
 		if (why[0])
 			json_object_set_new(v[i], "reason", json_string(why));
-		if (json_is_true(json_object_get(t, "together")))
+		if (compare_together(t))
 			json_object_set_new(v[i], "together", json_true());
 		if (streq(verdict, "undecided") && (num(b, "failures") || num(k, "failures")))
 			decide = qualify_runs_to_decide(o, num(b, "failures"), num(b, "runs"), num(k, "failures"),

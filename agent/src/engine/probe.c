@@ -93,8 +93,7 @@ int probe_count(const struct probe *p, const char *res, unsigned *runs, unsigned
 		 * concurrent replicas crashing together, none again alone) is theirs, one failing run
 		 */
 		json_array_foreach(p->tests, k, name)
-			if (streq(compare_str(t, "test"), json_string_value(name)) ||
-			    (k == 0 && json_is_true(json_object_get(t, "together")))) {
+			if (streq(compare_str(t, "test"), json_string_value(name)) || (k == 0 && compare_together(t))) {
 				json_t *cand = json_object_get(t, "candidate");
 				const char *art = compare_str(cand, "artifact");
 

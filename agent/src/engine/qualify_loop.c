@@ -236,7 +236,7 @@ static int write_expunge(struct qualify_run *q, json_t *cmp, json_t *judged, jso
 		return r;
 	json_array_foreach(json_object_get(judged, "tests"), i, t) {
 		/* a crash of tests together is no test an expunge file can name */
-		if (!streq(compare_str(t, "verdict"), "failing") || json_is_true(json_object_get(t, "together")))
+		if (!streq(compare_str(t, "verdict"), "failing") || compare_together(t))
 			continue;
 		for (unsigned s = 0; s < 2 && r == 0; s++) {
 			json_t *side = json_object_get(t, qualify_sides[s]);

@@ -282,10 +282,10 @@ int track_bisect(struct track_state *s, json_t *rv)
 			continue;
 		if ((r = fileio_pathf(bdir, "%s/bisect-%zu", track_str(rv, "dir"), i)) < 0)
 			return r;
-		if (s->in->probe && !json_is_true(json_object_get(g, "together")) &&
+		if (s->in->probe && !compare_together(g) &&
 		    (r = track_step(s, rv, "bisecting %s %s", track_str(g, "config"), track_str(g, "test"))) < 0)
 			return r;
-		if (!s->in->probe || json_is_true(json_object_get(g, "together"))) {
+		if (!s->in->probe || compare_together(g)) {
 			/* a crash of tests together (or of none named): a probe runs one test */
 			r = track_append(s,
 					 json_pack("{s:s, s:s, s:O, s:O, s:s, s:s}", "event", "bisected", "sha",
