@@ -49,7 +49,7 @@ static const struct plan_key {
 	{ "seed", K_SEED, 0, 0, 0 },
 	{ "iterations", K_UINT, offsetof(struct plan, iterations), 1, 1000000 },
 	{ "rerun_failures", K_UINT, offsetof(struct plan, rerun_failures), 0, 100 },
-	{ "jobs", K_UINT, offsetof(struct plan, jobs), 1, 64 },
+	{ "jobs", K_UINT, offsetof(struct plan, jobs), 1, PLAN_JOBS_MAX },
 	{ "timeout", K_DURATION, offsetof(struct plan, timeout), 0, 0 },
 	{ "mkfs_options", K_STRING, offsetof(struct plan, mkfs_options), 0, 0 },
 	{ "mount_options", K_STRING, offsetof(struct plan, mount_options), 0, 0 },

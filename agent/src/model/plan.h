@@ -24,6 +24,9 @@ struct plan_timeout {
 	unsigned seconds;
 };
 
+/* the most runners one machine's queue has (plan key jobs, -j) */
+#define PLAN_JOBS_MAX 64
+
 struct plan {
 	char **configs;	       /* "xfs/4k", "ext4/all", ... */
 	char **groups;	       /* fstests groups, "quick" or "xfs/quick" */
@@ -36,7 +39,7 @@ struct plan {
 	uint64_t seed;
 	unsigned iterations;	 /* >= 1 */
 	unsigned rerun_failures; /* K extra runs of a failing test */
-	unsigned jobs;		 /* tests at once in one machine (run/parallel.h), 1 to 64 */
+	unsigned jobs;		 /* tests at once in one machine (run/parallel.h), 1 to PLAN_JOBS_MAX */
 	unsigned timeout;	 /* seconds per test, 0 = none (or auto) */
 	bool timeout_auto;	 /* timeout = auto, the default: from durations (model/timeout.h) */
 	struct plan_timeout *test_timeouts;

@@ -9,6 +9,7 @@
 #include "run/run_internal.h"
 #include "run/runner.h"
 #include "model/order.h"
+#include "model/plan.h"
 #include "util/log.h"
 #include "util/macro.h"
 #include "util/strv.h"
@@ -33,7 +34,7 @@ static void in_flight(void *data, const struct test_result *const *tests)
 	struct queue_ctx *qc = data;
 
 	for (size_t i = 0; i < qc->n; i++) {
-		const char *names[65];
+		const char *names[2 * PLAN_JOBS_MAX + 1];
 		size_t k = 0;
 		int r;
 

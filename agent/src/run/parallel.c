@@ -5,6 +5,8 @@
  * callbacks.
  */
 #include "run/parallel.h"
+#include "run/parallel_internal.h"
+#include "model/plan.h"
 #include "model/schedule.h"
 #include "util/log.h"
 #include "util/macro.h"
@@ -16,89 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct queue {
-	const struct parallel_config *cfgs; /* the configs served, by test_result.config_index */
-	size_t n_cfgs;
-	const struct parallel_queue *pq;
-	double *expect; /* this phase's tests' expectations, by index (seconds, < 0 unknown; moved with them), or NULL
-			 */
-	double unknown; /* what a test never timed is expected to take: the median of those timed, or 1 */
-	bool known;	/* some test's duration is known: expectations are seconds, not counts */
-	/* measured as the queue runs: what its tests took, and what a check takes to start its first test */
-	double *seen;
-	size_t n_seen;
-	double startup;	    /* seconds, smoothed; 0 before the first */
-	double *batch_t0;   /* by runner: when its batch's check was started */
-	double *batch_left; /* by runner: what its batch's tests not yet done are expected to take */
-	double *est;	    /* by test of this phase: what it was expected to take when taken */
-	bool *batch_first;  /* by runner: its batch's first test has not started yet */
-	unsigned runners;   /* this phase's: all of them, or runner 1 alone */
-	struct test_result *tests;
-	size_t n, next;
-	ssize_t *in_flight; /* by runner: the test it runs, -1 */
-	double *end;	    /* by test: when its verdict came (its start + duration), 0 before */
-	bool *held;	    /* by test: failed on a shared kernel report, to run again alone (beside others) */
-	bool confirming;    /* running the held tests again, alone */
-	bool *remake;	    /* by runner: a test timed out on its devices, made anew before its next */
-	int *serving;	    /* by runner: the fs_id its test device was last made for, -1 none yet */
-	double t0;
-	bool stop;
-	int rc;
-	pthread_mutex_t lock;
-};
-
-/* A runner's thread, and the config of the batch it runs: the callbacks' data. */
-struct worker {
-	struct queue *q;
-	unsigned k; /* 0-based */
-	unsigned ci;
-	pthread_t thread;
-};
-
 static int run_queue(struct queue *q, unsigned runners, struct test_result *tests, size_t n, const double *expect);
 
 static const struct runner_opts *base_of(const struct queue *q, const struct test_result *t)
 {
 	return q->cfgs[t->config_index].base;
-}
-
-/* other as t's record names it: its name, "<config>:<name>" when another config's. */
-static void label(const struct queue *q, const struct test_result *t, const struct test_result *other, char *buf,
-		  size_t size)
-{
-	if (other->config_index == t->config_index)
-		snprintf(buf, size, "%s", other->name);
-	else
-		snprintf(buf, size, "%s:%s", q->cfgs[other->config_index].name, other->name);
-}
-
-/* other's label appended to t's tests beside it (a blank-separated list on the heap). */
-static void add_beside(const struct queue *q, struct test_result *t, const struct test_result *other)
-{
-	size_t len = t->beside ? strlen(t->beside) : 0;
-	char name[sizeof(other->name) + 128], *nb;
-
-	label(q, t, other, name, sizeof(name));
-	nb = realloc(t->beside, len + strlen(name) + 2);
-	if (!nb)
-		return;
-	t->beside = nb;
-	snprintf(nb + len, strlen(name) + 2, "%s%s", len ? " " : "", name);
-}
-
-/* The tests in flight now, to the caller (a crash's suspects). Under the lock. */
-static void report_in_flight(struct queue *q)
-{
-	const struct test_result *in[65];
-	size_t k = 0;
-
-	if (!q->pq->in_flight)
-		return;
-	for (unsigned o = 0; o < q->runners && k < ARRAY_SIZE(in) - 1; o++)
-		if (q->in_flight[o] >= 0)
-			in[k++] = &q->tests[q->in_flight[o]];
-	in[k] = NULL;
-	q->pq->in_flight(q->pq->data, in);
 }
 
 static unsigned timeout_for(void *data, const char *test)
@@ -111,53 +35,6 @@ static unsigned timeout_for(void *data, const char *test)
 	t = base->timeout_for ? base->timeout_for(base->data, test) : 0;
 	pthread_mutex_unlock(&w->q->lock);
 	return t;
-}
-
-/* The test t's record names as "lab" (its label from t's side), or -1. */
-static ssize_t index_of(const struct queue *q, const struct test_result *t, const char *lab, size_t len)
-{
-	const char *colon = memchr(lab, ':', len);
-	size_t ci = t->config_index;
-	const char *name = lab;
-
-	if (colon) {
-		for (ci = 0; ci < q->n_cfgs; ci++)
-			if (strlen(q->cfgs[ci].name) == (size_t)(colon - lab) &&
-			    memcmp(q->cfgs[ci].name, lab, colon - lab) == 0)
-				break;
-		len -= colon + 1 - lab;
-		name = colon + 1;
-	}
-	for (size_t i = 0; i < q->n; i++)
-		if (q->tests[i].config_index == ci && strlen(q->tests[i].name) == len &&
-		    memcmp(q->tests[i].name, name, len) == 0)
-			return (ssize_t)i;
-	return -1;
-}
-
-/*
- * Keep of t's tests beside it those that ran while it did: one taken while
- * t's check was wrapping up after its verdict did not. Under the lock.
- */
-static void trim_beside(struct queue *q, struct test_result *t, double t_end)
-{
-	char *w = t->beside, *out = t->beside;
-
-	while (w && *w) {
-		size_t len = strcspn(w, " ");
-		ssize_t j = index_of(q, t, w, len);
-		bool keep = j >= 0 && q->tests[j].started < t_end && (!q->end[j] || q->end[j] > t->started);
-
-		if (keep) {
-			if (out != t->beside)
-				*out++ = ' ';
-			memmove(out, w, len);
-			out += len;
-		}
-		w += len + (w[len] == ' ');
-	}
-	if (out)
-		*out = '\0';
 }
 
 /*
@@ -183,12 +60,13 @@ static int on_result(void *data, struct test_result *t)
 		q->seen[q->n_seen++] = t->duration;
 	if (t->runner && t->runner <= q->runners)
 		q->batch_left[t->runner - 1] -= q->est[t - q->tests];
-	trim_beside(q, t, t->started + t->duration);
+	parallel_trim_beside(q, t, t->started + t->duration);
 	/* final: no test starting from now on is beside it (its record may be freed by the callback) */
 	for (unsigned o = 0; o < q->runners; o++)
 		if (q->in_flight[o] == t - q->tests)
 			q->in_flight[o] = -1;
-	report_in_flight(q);
+	q->done[t - q->tests] = true;
+	parallel_report_in_flight(q);
 	if (t->status == TS_TIMEOUT && t->runner)
 		q->remake[t->runner - 1] = true;
 	if (q->held && base->on_result && shared_failure(t)) {
@@ -225,11 +103,10 @@ static void on_start(void *data, struct test_result *t)
 	}
 	for (unsigned o = 0; o < q->runners; o++)
 		if (o != k && q->in_flight[o] >= 0) {
-			add_beside(q, t, &q->tests[q->in_flight[o]]);
-			add_beside(q, &q->tests[q->in_flight[o]], t);
+			parallel_add_beside(q, t, &q->tests[q->in_flight[o]]);
+			parallel_add_beside(q, &q->tests[q->in_flight[o]], t);
 		}
 	q->in_flight[k] = t - q->tests;
-	report_in_flight(q);
 	pthread_mutex_unlock(&q->lock);
 }
 
@@ -311,6 +188,8 @@ static size_t take(struct queue *q, unsigned k, size_t *first, unsigned *ci)
 		count = count < mine ? count : mine;
 		if (q->pq->batch_max && count > q->pq->batch_max)
 			count = q->pq->batch_max;
+		if (q->one_each)
+			count = 1;
 		q->batch_left[k] = 0;
 		for (size_t i = 0; i < count; i++) {
 			q->est[q->next + i] = e ? e[i] : unknown;
@@ -319,7 +198,11 @@ static size_t take(struct queue *q, unsigned k, size_t *first, unsigned *ci)
 		free(e);
 		for (size_t i = 0; i < count; i++)
 			q->tests[q->next + i].runner = k + 1;
+		q->batch_lo[k] = q->next;
+		q->batch_hi[k] = q->next + count;
 		q->next += count;
+		/* written down before its check starts: a test that crashes at once is among them */
+		parallel_report_in_flight(q);
 	}
 	pthread_mutex_unlock(&q->lock);
 	return count;
@@ -401,6 +284,8 @@ static void *work(void *arg)
 		r = runner_run(&ro, &q->tests[first], count);
 		pthread_mutex_lock(&q->lock);
 		q->in_flight[w->k] = -1;
+		q->batch_lo[w->k] = q->batch_hi[w->k] = 0;
+		parallel_report_in_flight(q);
 		if (r != 0) {
 			/* a test that will not die holds this runner's devices: no more for anyone */
 			if (!q->rc)
@@ -502,7 +387,10 @@ int parallel_run(const struct parallel_config *configs, size_t n_configs, struct
 	q.unknown = sched_median_known(pq->expect, n, &q.known);
 	if (head) {
 		log_info("a crash's suspects first: %zu tests, one at a time", head);
+		/* each in a check of its own: a crash then has one test that may have been running */
+		q.one_each = true;
 		r = run_queue(&q, 1, tests, head, pq->expect);
+		q.one_each = false;
 	}
 	if (r == 0 && all_done(tests, head)) {
 		held = runners > 1 ? calloc(par ? par : 1, sizeof(*held)) : NULL;
@@ -542,14 +430,20 @@ static int run_queue(struct queue *q, unsigned runners, struct test_result *test
 
 	q->runners = runners, q->tests = tests, q->n = n, q->next = 0;
 	q->in_flight = calloc(runners, sizeof(*q->in_flight));
+	q->batch_lo = calloc(runners, sizeof(*q->batch_lo));
+	q->batch_hi = calloc(runners, sizeof(*q->batch_hi));
+	q->done = calloc(n ? n : 1, sizeof(*q->done));
 	q->end = calloc(n ? n : 1, sizeof(*q->end));
 	q->est = calloc(n ? n : 1, sizeof(*q->est));
 	q->batch_left = calloc(runners, sizeof(*q->batch_left));
 	q->expect = expect ? calloc(n ? n : 1, sizeof(*q->expect)) : NULL;
-	if (!w || !q->in_flight || !q->end || !q->est || !q->batch_left || (expect && !q->expect) ||
-	    pthread_mutex_init(&q->lock, NULL) != 0) {
+	if (!w || !q->in_flight || !q->batch_lo || !q->batch_hi || !q->done || !q->end || !q->est || !q->batch_left ||
+	    (expect && !q->expect) || pthread_mutex_init(&q->lock, NULL) != 0) {
 		free(w);
 		free(q->in_flight);
+		free(q->batch_lo);
+		free(q->batch_hi);
+		free(q->done);
 		free(q->end);
 		free(q->est);
 		free(q->batch_left);
@@ -577,10 +471,15 @@ static int run_queue(struct queue *q, unsigned runners, struct test_result *test
 	pthread_mutex_destroy(&q->lock);
 	free(w);
 	free(q->in_flight);
+	free(q->batch_lo);
+	free(q->batch_hi);
+	free(q->done);
 	free(q->end);
 	free(q->est);
 	free(q->batch_left);
 	free(q->expect);
+	q->batch_lo = q->batch_hi = NULL;
+	q->done = NULL;
 	q->in_flight = NULL;
 	q->end = NULL;
 	q->est = NULL;

@@ -62,7 +62,13 @@ struct parallel_queue {
 	 * made them
 	 */
 	int *serving;
-	/* the tests in flight at each change, under the queue's lock (NULL-ended); may be NULL */
+	/*
+	 * the tests that may be running, at each change, under the queue's
+	 * lock (NULL-ended): by runner, the first of its batch without a
+	 * result and the one after it (check starts that one the moment the
+	 * other ends, before its start can be recorded), written before the
+	 * batch's check starts; may be NULL
+	 */
 	void (*in_flight)(void *data, const struct test_result *const *tests);
 	void *data;
 };
