@@ -95,6 +95,16 @@ static void record_crash(struct bundle *b, json_t *config, json_t *it, const cha
 	test_result_release(&t);
 }
 
+/* A pair of test names in name order (a copy): the order they started in is the runners' race. */
+static json_t *sorted_pair(json_t *pairing)
+{
+	json_t *a = json_array_get(pairing, 0), *b = json_array_get(pairing, 1);
+
+	if (json_is_string(a) && json_is_string(b) && strcmp(json_string_value(a), json_string_value(b)) > 0)
+		return json_pack("[O, O]", b, a);
+	return json_deep_copy(pairing);
+}
+
 /*
  * Two suspects running together (run/iterations.c's pairs) when the
  * machine went down: the crash is the pair's, recorded on each iteration
@@ -111,12 +121,13 @@ static bool record_pair(struct bundle *b)
 
 	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
 		json_array_foreach(json_object_get(c, "iterations"), k, it) {
-			json_t *rec;
+			json_t *rec, *two;
 
 			if (!bundle_iteration_running(it) || !json_is_array(json_object_get(it, "pairing")))
 				continue;
+			two = sorted_pair(json_object_get(it, "pairing"));
 			if (!pair) {
-				pair = json_object_get(it, "pairing");
+				pair = json_incref(two);
 				log = pstore_tail();
 				if (log)
 					kmsg_classify_log(log, strlen(log), findings, first, sizeof(first));
@@ -127,16 +138,18 @@ static bool record_pair(struct bundle *b)
 					json_string_value(json_array_get(pair, 0)) ?: "?",
 					json_string_value(json_array_get(pair, 1)) ?: "?", first[0] ? ": " : "", first);
 			}
-			rec = json_pack("{s:O}", "tests", json_object_get(it, "pairing"));
+			rec = json_pack("{s:o}", "tests", two);
 			if (rec && first[0])
 				json_object_set_new(rec, "first_report", json_string(first));
 			json_object_set_new(it, "crash_pair", rec);
 			json_object_del(it, "pairing");
 			json_object_del(it, "in_flight");
 		}
-	if (pair)
-		bundle_write(b);
-	return pair != NULL;
+	if (!pair)
+		return false;
+	bundle_write(b);
+	json_decref(pair);
+	return true;
 }
 
 /*
@@ -188,7 +201,10 @@ void crash_record(struct bundle *b)
 	} else if (total > 1) {
 		if (one)
 			json_object_set_new(one_it, "suspects", strv_to_json(one));
-		log_warn("the machine went down with %zu tests in flight: each runs again alone to find which", total);
+		log_warn("the machine went down with %zu tests that may have been running: each runs again alone to "
+			 "find "
+			 "which",
+			 total);
 		bundle_write(b);
 	} else if (first_it) {
 		/* one at a time (or nothing in flight): the test the iteration was at */
