@@ -449,8 +449,8 @@ json_t *compare_result(struct compare *c, double alpha)
 			 */
 			v[i].cls = rk && rb ? "failing" : rk ? "regression" : "flaky";
 			snprintf(v[i].reason, sizeof(v[i].reason),
-				 "crashed %llu times on the baseline, %llu on the candidate", (unsigned long long)rb,
-				 (unsigned long long)rk);
+				 "crashed %llu time%s on the baseline, %llu on the candidate", (unsigned long long)rb,
+				 rb == 1 ? "" : "s", (unsigned long long)rk);
 		} else if (!rb || !rk) {
 			v[i].cls = "not-comparable";
 			snprintf(v[i].reason, sizeof(v[i].reason), "not run on the %s%s",

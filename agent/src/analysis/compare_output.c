@@ -71,6 +71,13 @@ void compare_text(json_t *res, FILE *out)
 			if (!head)
 				fprintf(out, "\n%s:\n", compare_classes[k]);
 			head = true;
+			if (compare_together(t)) {
+				/* crashes of tests together: counted, not runs to weigh with a p-value */
+				fprintf(out, "  %-12s %s: %s\n", compare_str(t, "config"), compare_str(t, "test"),
+					compare_str(t, "reason"));
+				compare_why_text(t, "      ", out);
+				continue;
+			}
 			fprintf(out, "  %-12s %-16s baseline ", compare_str(t, "config"), compare_str(t, "test"));
 			side_text(json_object_get(t, "baseline"), out);
 			fprintf(out, ", candidate ");
@@ -537,12 +544,15 @@ void compare_html(json_t *res, FILE *out)
 		markup_escape(out, compare_str(t, "config"));
 		fputs("</td><td>", out);
 		markup_escape(out, compare_str(t, "test"));
-		fprintf(out, "</td><td>%llu/%llu</td><td>%llu/%llu</td><td>%.3g</td><td>%.3g</td><td>",
-			compare_num(b, "failures"), compare_num(b, "runs"), compare_num(c, "failures"),
-			compare_num(c, "runs"),
-			json_real_value(
-				json_object_get(t, streq(compare_str(t, "class"), "fixed") ? "p_better" : "p_worse")),
-			json_real_value(json_object_get(t, "p_adjusted")));
+		fprintf(out, "</td><td>%llu/%llu</td><td>%llu/%llu</td>", compare_num(b, "failures"),
+			compare_num(b, "runs"), compare_num(c, "failures"), compare_num(c, "runs"));
+		if (compare_together(t))
+			fputs("<td>-</td><td>-</td><td>", out);
+		else
+			fprintf(out, "<td>%.3g</td><td>%.3g</td><td>",
+				json_real_value(json_object_get(
+					t, streq(compare_str(t, "class"), "fixed") ? "p_better" : "p_worse")),
+				json_real_value(json_object_get(t, "p_adjusted")));
 		markup_escape(out, compare_str(t, "reason"));
 		compare_why_html(t, out);
 		fputs("</td></tr>\n", out);
