@@ -6,6 +6,7 @@
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/macro.h"
+#include "util/pathname.h"
 #include "util/sysroot.h"
 
 #include <errno.h>
@@ -15,18 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-
-/* A node's name: components of [A-Za-z0-9_.-], none "." or "..", no leading '/'. */
-static bool name_ok(const char *s)
-{
-	if (!*s || *s == '/' || strstr(s, "//") || s[strlen(s) - 1] == '/')
-		return false;
-	for (const char *p = s; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		      strchr("_.-/", *p)))
-			return false;
-	return !streq(s, ".") && !strstr(s, "..");
-}
 
 int static_nodes_parse(const char *text, size_t len, struct static_node *v, size_t max, size_t *n, unsigned *bad_line)
 {
@@ -46,7 +35,7 @@ int static_nodes_parse(const char *text, size_t len, struct static_node *v, size
 			line[ll] = '\0';
 			if (sscanf(line, "%63s %63s %1[cb]%u:%u %1s", s.module, s.name, type, &s.major, &s.minor,
 				   extra) == 5 &&
-			    name_ok(s.name) && s.major < 4096 && s.minor < (1u << 20)) {
+			    pathname_relative_ok(s.name) && s.major < 4096 && s.minor < (1u << 20)) {
 				if (*n == max)
 					return -E2BIG;
 				s.type = type[0];

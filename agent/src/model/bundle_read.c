@@ -8,6 +8,7 @@
 #include "model/bundle_internal.h"
 #include "util/fileio.h"
 #include "util/macro.h"
+#include "util/pathname.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -442,32 +443,9 @@ bool bundle_artifact_ok(const char *path)
 	return bundle_rel_path_ok(path, "artifacts");
 }
 
-/* a character of an artifact's path component: "002.out.bad" */
-static bool path_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-	       c == '.';
-}
-
 bool bundle_rel_path_ok(const char *path, const char *top)
 {
-	const char *p = path;
 	size_t tl = strlen(top);
 
-	if (strncmp(path, top, tl) != 0 || path[tl] != '/')
-		return false;
-	/* components of name characters, none of them "." or ".." */
-	while (*p) {
-		size_t n = strcspn(p, "/");
-
-		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
-			return false;
-		for (size_t i = 0; i < n; i++)
-			if (!path_char(p[i]))
-				return false;
-		p += n;
-		if (*p == '/' && !*++p)
-			return false;
-	}
-	return true;
+	return strncmp(path, top, tl) == 0 && path[tl] == '/' && pathname_relative_ok(path);
 }
