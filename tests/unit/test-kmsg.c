@@ -131,6 +131,26 @@ static void test_marker(void **state)
 	assert_int_equal(kmsg_marker_test(m, strlen(m), t, sizeof(t)), -ENOENT);
 }
 
+/* The last marker of a kept log: the test that had started last (pstore's dmesg record, as the VM case's) */
+static void test_last_marker(void **state)
+{
+	static const char log[] = "--- pstore dmesg-ramoops-0\n"
+				  "Panic#1 Part1\n"
+				  "<6>[   11.891621] run fstests selftest/032 at 2026-12-07 22:13:35\n"
+				  "<5>[   12.001000] XFS (loop1): Mounting V5 Filesystem\n"
+				  "<6>[   13.125172] run fstests selftest/013 at 2026-12-07 22:13:36\n"
+				  "<6>[   13.201523] sysrq: Trigger a crash\n"
+				  "<0>[   13.201990] Kernel panic - not syncing: sysrq triggered crash\n"
+				  "[   13.3] run fstests generic/001\n"; /* torn: no " at " */
+	char t[32];
+
+	(void)state;
+	assert_int_equal(kmsg_log_last_marker(log, strlen(log), t, sizeof(t)), 0);
+	assert_string_equal(t, "selftest/013");
+	assert_int_equal(kmsg_log_last_marker(log, 60, t, sizeof(t)), -ENOENT); /* before any marker */
+	assert_int_equal(kmsg_log_last_marker(log, strlen(log), t, 8), -ENAMETOOLONG);
+}
+
 /* A SEQPACKET socket keeps record boundaries like /dev/kmsg does. */
 static void test_lost_records(void **state)
 {
@@ -238,10 +258,10 @@ static void test_device(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse),	       cmocka_unit_test(test_real_capture),
-		cmocka_unit_test(test_kernel_formats), cmocka_unit_test(test_marker),
-		cmocka_unit_test(test_lost_records),   cmocka_unit_test(test_classify_pstore),
-		cmocka_unit_test(test_device),
+		cmocka_unit_test(test_parse),		cmocka_unit_test(test_real_capture),
+		cmocka_unit_test(test_kernel_formats),	cmocka_unit_test(test_marker),
+		cmocka_unit_test(test_last_marker),	cmocka_unit_test(test_lost_records),
+		cmocka_unit_test(test_classify_pstore), cmocka_unit_test(test_device),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include "util/log.h"
 #include "util/macro.h"
 #include "util/strv.h"
+#include "util/sysroot.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -21,7 +22,8 @@
 /* The last lines the crashed kernel left in pstore (then cleared), or NULL. */
 static char *pstore_tail(void)
 {
-	DIR *d = opendir("/sys/fs/pstore");
+	char dir[PATH_MAX];
+	DIR *d = sysroot_path(dir, sizeof(dir), "/sys/fs/pstore") < 0 ? NULL : opendir(dir);
 	struct dirent *de;
 	char *all = NULL;
 	size_t len = 0;
@@ -29,11 +31,11 @@ static char *pstore_tail(void)
 
 	while (d && f && (de = readdir(d))) {
 		_cleanup_free_ char *buf = NULL;
-		char path[PATH_MAX];
+		char path[PATH_MAX + 256];
 
 		if (!startswith(de->d_name, "dmesg-") && !startswith(de->d_name, "console-"))
 			continue;
-		snprintf(path, sizeof(path), "/sys/fs/pstore/%s", de->d_name);
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (fileio_read_full(path, &buf, NULL) == 0) {
 			fprintf(f, "--- pstore %s\n%s\n", de->d_name, buf);
 			unlink(path); /* read once: a later crash must not inherit it */
@@ -75,15 +77,15 @@ static bool parallel_config(json_t *config)
 	return json_integer_value(json_object_get(json_object_get(config, "parallel"), "runners")) > 1;
 }
 
-/* test of iteration it (config's) recorded as the crash, with what pstore kept of the kernel's last words. */
-static void record_crash(struct bundle *b, json_t *config, json_t *it, const char *test)
+/* test of iteration it (config's) recorded as the crash, with log: what pstore kept of the kernel's last words. */
+static void record_crash(struct bundle *b, json_t *config, json_t *it, const char *test, const char *log)
 {
 	struct test_result t = { 0 };
 
 	snprintf(t.name, sizeof(t.name), "%s", test);
 	t.status = TS_CRASH;
 	/* how long it ran before the crash is not known: its duration stays 0 */
-	t.kernel_log = pstore_tail();
+	t.kernel_log = log ? strdup(log) : NULL;
 	t.kernel_log_len = t.kernel_log ? strlen(t.kernel_log) : 0;
 	/* what the crashed kernel reported, as the live log would have been read */
 	if (t.kernel_log)
@@ -111,10 +113,9 @@ static json_t *sorted_pair(json_t *pairing)
  * that named them ("crash_pair", with the crashed kernel's first report).
  * Returns whether a pair was running.
  */
-static bool record_pair(struct bundle *b)
+static bool record_pair(struct bundle *b, const char *log)
 {
 	json_t *c, *it, *pair = NULL;
-	_cleanup_free_ char *log = NULL;
 	unsigned findings[KMSG_FINDING_MAX] = { 0 };
 	char first[256] = "";
 	size_t i, k;
@@ -128,7 +129,6 @@ static bool record_pair(struct bundle *b)
 			two = sorted_pair(json_object_get(it, "pairing"));
 			if (!pair) {
 				pair = json_incref(two);
-				log = pstore_tail();
 				if (log)
 					kmsg_classify_log(log, strlen(log), findings, first, sizeof(first));
 				log_warn(
@@ -153,6 +153,26 @@ static bool record_pair(struct bundle *b)
 }
 
 /*
+ * Of a serial run's tests without a result (left, in order), the one
+ * that crashed: the first, unless the crashed kernel's log says check had
+ * started the next one. check starts it the moment the first ends, before
+ * fsagent has read the first's verdict and written it down: that result
+ * went down with the machine, and the first runs again.
+ */
+static const char *serial_crashed(json_t *config, char **left, const char *log)
+{
+	char last[256];
+
+	if (parallel_config(config) || !log || !left[1] ||
+	    kmsg_log_last_marker(log, strlen(log), last, sizeof(last)) < 0 || !streq(last, left[1]))
+		return left[0];
+	log_warn("%s %s ended before %s started (the crashed kernel's log says so), but its result went down with "
+		 "the machine: it runs again",
+		 json_string_value(json_object_get(config, "name")), left[0], left[1]);
+	return left[1];
+}
+
+/*
  * The test that was running when the machine went down: recorded as a
  * crash. Parallel runners (one queue over one config or several, each
  * config's iteration running) name the tests they had in flight: one is
@@ -163,8 +183,10 @@ void crash_record(struct bundle *b)
 	json_t *c, *it, *first_cfg = NULL, *first_it = NULL, *one_cfg = NULL, *one_it = NULL;
 	char **first_left = NULL, **one = NULL;
 	size_t i, k, total = 0;
+	/* read (and cleared) once, whoever is named: a later crash must not inherit it */
+	_cleanup_free_ char *log = pstore_tail();
 
-	if (record_pair(b))
+	if (record_pair(b, log))
 		return;
 	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
 		json_array_foreach(json_object_get(c, "iterations"), k, it) {
@@ -197,18 +219,17 @@ void crash_record(struct bundle *b)
 			strv_free(suspects);
 		}
 	if (total == 1) {
-		record_crash(b, one_cfg, one_it, one[0]);
+		record_crash(b, one_cfg, one_it, one[0], log);
 	} else if (total > 1) {
 		if (one)
 			json_object_set_new(one_it, "suspects", strv_to_json(one));
-		log_warn("the machine went down with %zu tests that may have been running: each runs again alone to "
-			 "find "
-			 "which",
+		log_warn("the machine went down with %zu tests that may have been running: each runs again alone "
+			 "to find which",
 			 total);
 		bundle_write(b);
 	} else if (first_it) {
 		/* one at a time (or nothing in flight): the test the iteration was at */
-		record_crash(b, first_cfg, first_it, first_left[0]);
+		record_crash(b, first_cfg, first_it, serial_crashed(first_cfg, first_left, log), log);
 	}
 	strv_free(one);
 	strv_free(first_left);

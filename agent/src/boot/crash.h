@@ -10,8 +10,11 @@
 #include "model/bundle.h"
 
 /*
- * The running iteration's first test not yet recorded, as a crash; nothing
- * between iterations. A parallel run's iteration says which tests were in
+ * The running iteration's first test not yet recorded, as a crash (or the
+ * one after it, when the crashed kernel's log names it as check's last
+ * start: the first's result went down with the machine, and it runs
+ * again); nothing between iterations. pstore is read under the sysroot's
+ * /sys/fs/pstore. A parallel run's iteration says which tests were in
  * flight: one of them without a result is the crash's; several become the
  * iteration's "suspects", which the run takes first, each alone
  * (run/arrange.h), so that the one that crashes again is named.

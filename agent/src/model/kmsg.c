@@ -97,28 +97,33 @@ static const char *const lockdep_reports[] = {
 	"chain_key collision",
 };
 
+/* A kept log line's message: after its "<6>" level and "[   29.268674] " stamp, when it has them. */
+static const char *log_message(const char *p, const char *e)
+{
+	if (p < e && *p == '<') {
+		const char *gt = memchr(p, '>', (size_t)(e - p));
+
+		if (gt && gt - p <= 4)
+			p = gt + 1;
+	}
+	if (p < e && *p == '[') {
+		const char *rb = memchr(p, ']', (size_t)(e - p));
+
+		if (rb && rb - p <= 20)
+			p = rb + 1 < e && rb[1] == ' ' ? rb + 2 : rb + 1;
+	}
+	return p;
+}
+
 void kmsg_classify_log(const char *text, size_t len, unsigned findings[KMSG_FINDING_MAX], char *first,
 		       size_t first_size)
 {
 	const char *end = text + len;
 
 	for (const char *p = text; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end, *m = p;
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end, *m = log_message(p, e);
 		enum kmsg_finding f;
 
-		/* "<6>" then "[   29.268674] " */
-		if (m < e && *m == '<') {
-			const char *gt = memchr(m, '>', (size_t)(e - m));
-
-			if (gt && gt - m <= 4)
-				m = gt + 1;
-		}
-		if (m < e && *m == '[') {
-			const char *rb = memchr(m, ']', (size_t)(e - m));
-
-			if (rb && rb - m <= 20)
-				m = rb + 1 < e && rb[1] == ' ' ? rb + 2 : rb + 1;
-		}
 		f = kmsg_classify(m, (size_t)(e - m));
 		if (f != KMSG_NONE) {
 			findings[f]++;
@@ -220,6 +225,25 @@ int kmsg_marker_test(const char *msg, size_t len, char *buf, size_t size)
 	memcpy(buf, p, n);
 	buf[n] = '\0';
 	return 0;
+}
+
+int kmsg_log_last_marker(const char *text, size_t len, char *buf, size_t size)
+{
+	const char *end = text + len;
+	int r = -ENOENT;
+
+	for (const char *p = text; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end, *m = log_message(p, e);
+		char test[256];
+
+		if (kmsg_marker_test(m, (size_t)(e - m), test, sizeof(test)) == 0) {
+			if ((size_t)snprintf(buf, size, "%s", test) >= size)
+				return -ENAMETOOLONG;
+			r = 0;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return r;
 }
 
 int kmsg_open(struct kmsg_reader *r)

@@ -70,6 +70,13 @@ bool kmsg_finding_fails_test(enum kmsg_finding f);
  */
 int kmsg_marker_test(const char *msg, size_t len, char *buf, size_t size);
 
+/*
+ * The test of the last check marker in a kernel log kept as text (as
+ * kmsg_classify_log reads it) copied to buf: the test that had started last
+ * when that log ended. Returns 0, -ENOENT (no marker) or -ENAMETOOLONG.
+ */
+int kmsg_log_last_marker(const char *text, size_t len, char *buf, size_t size);
+
 struct kmsg_reader {
 	int fd;
 	unsigned long long next_seq; /* the seq we expect next, 0 before the first */
