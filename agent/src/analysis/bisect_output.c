@@ -246,22 +246,6 @@ void bisect_output_text(json_t *doc, FILE *out)
 	}
 }
 
-/* open, then what text(doc) writes, escaped, then close: a text line of the terminal's on the page. */
-static void html_text(FILE *out, const char *open, void (*text)(json_t *, FILE *), json_t *doc, const char *close)
-{
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-
-	if (m) {
-		text(doc, m);
-		fclose(m);
-	}
-	fputs(open, out);
-	markup_escape(out, buf ? buf : "");
-	fputs(close, out);
-}
-
 /*
  * The posterior over the commits as bars, the oldest at the left: the
  * culprits' bars red, each commit that ran marked under the axis (red when
@@ -347,11 +331,11 @@ void bisect_output_html(json_t *doc, FILE *out)
 	      ".mp{fill:#090}.ms{fill:#aaa}.key span{display:inline-block;width:12px;height:8px;margin:0 4px}"
 	      "</style></head><body>\n",
 	      out);
-	html_text(out, "<h1 id=\"verdict\">", verdict_text, doc, "</h1>\n");
-	html_text(out, "<p id=\"line\">", line_text, doc, "</p>\n");
-	html_text(out, "<p id=\"spent\">", spent_text, doc, "</p>\n");
+	markup_escape_printed(out, "<h1 id=\"verdict\">", verdict_text, doc, "</h1>\n");
+	markup_escape_printed(out, "<p id=\"line\">", line_text, doc, "</p>\n");
+	markup_escape_printed(out, "<p id=\"spent\">", spent_text, doc, "</p>\n");
 	if (json_is_object(json_object_get(doc, "ends")))
-		html_text(out, "<p id=\"ends\">", ends_text, doc, "</p>\n");
+		markup_escape_printed(out, "<p id=\"ends\">", ends_text, doc, "</p>\n");
 	html_posterior(doc, out);
 	fputs("<h2>Commits</h2>\n<table id=\"commits\"><tr><th>at</th><th>commit</th><th>runs</th><th>failed</th>"
 	      "<th>posterior</th><th>subject</th></tr>\n",

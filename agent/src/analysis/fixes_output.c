@@ -144,23 +144,6 @@ void fixes_text(json_t *res, FILE *out)
 	proof_summary(res, out);
 }
 
-/* f (a text function of res) into the page, escaped, between open and close. */
-static void html_text(FILE *out, const char *open, void (*f)(json_t *, FILE *), json_t *res, const char *close)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-
-	if (m) {
-		f(res, m);
-		fclose(m);
-	}
-	fputs(open, out);
-	markup_escape(out, buf ? buf : "");
-	fputs(close, out);
-	free(buf);
-}
-
 /* The page's heading: the proof's conclusion, else how many candidates there are. */
 static void conclusion_text(json_t *res, FILE *out)
 {
@@ -202,8 +185,8 @@ void fixes_html(json_t *res, FILE *out)
 	      "padding:2px 6px;text-align:left;vertical-align:top}tr.fixes{background:#dfd}.why{color:#444;"
 	      "font-size:90%}</style></head><body>\n",
 	      out);
-	html_text(out, "<h1 id=\"verdict\">", conclusion_text, res, "</h1>\n");
-	html_text(out, "<p id=\"culprit\">", culprit_text, res, "</p>\n");
+	markup_escape_printed(out, "<h1 id=\"verdict\">", conclusion_text, res, "</h1>\n");
+	markup_escape_printed(out, "<p id=\"culprit\">", culprit_text, res, "</p>\n");
 	fputs("<table id=\"candidates\"><tr><th>candidate</th><th>subject</th><th>why</th><th>applies</th>"
 	      "<th>proof</th></tr>\n",
 	      out);

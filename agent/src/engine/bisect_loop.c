@@ -144,17 +144,8 @@ static int call_probe(struct bisect_state *s, size_t i, const char *kdir, const 
 /* What a probe directory was made for, before the probe runs: a stop leaves it to recover(). */
 static int write_step(struct bisect_state *s, size_t i, const struct bisect_step *st, unsigned runs, const char *pdir)
 {
-	char path[PATH_MAX];
-	json_t *sj = json_pack("{s:s, s:i, s:b, s:s}", "commit", bisect_runs_sha(s, i), "runs", (int)runs,
-			       "stop_at_fail", st->stop_at_fail, "phase", st->phase);
-	int r = fileio_mkdir_p(pdir);
-
-	if (r == 0)
-		r = fileio_pathf(path, "%s/step.json", pdir);
-	if (r == 0)
-		r = sj ? write_output(path, sj, dump_json) : -ENOMEM;
-	json_decref(sj);
-	return r;
+	return probe_write_step(pdir, json_pack("{s:s, s:i, s:b, s:s}", "commit", bisect_runs_sha(s, i), "runs",
+						(int)runs, "stop_at_fail", st->stop_at_fail, "phase", st->phase));
 }
 
 /*

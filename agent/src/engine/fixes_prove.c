@@ -138,21 +138,6 @@ static int build(struct ctx *c, const char *sha, char *kdir)
 	return r < 0 ? r : status != 0;
 }
 
-/* What probe call n was asked for, written before it runs: a stop leaves it to recover(). */
-static int write_step(const char *pdir, const char *sha, unsigned runs)
-{
-	char path[PATH_MAX];
-	json_t *st = json_pack("{s:s, s:i}", "commit", sha, "runs", (int)runs);
-	int r = fileio_mkdir_p(pdir);
-
-	if (r == 0)
-		r = fileio_pathf(path, "%s/step.json", pdir);
-	if (r == 0)
-		r = st ? write_output(path, st, dump_json) : -ENOMEM;
-	json_decref(st);
-	return r;
-}
-
 static const char *untestable(int status, bool timed_out)
 {
 	return timed_out       ? "no result within --probe-timeout"
@@ -175,7 +160,8 @@ static int runs(struct ctx *c, const char *sha, const char *kdir, unsigned want)
 		int status, r;
 
 		if ((r = fileio_pathf(pdir, "%s/probes/%lu", c->o->dir, c->probes)) < 0 ||
-		    (r = fileio_pathf(res, "%s/results", pdir)) < 0 || (r = write_step(pdir, sha, asked)) < 0)
+		    (r = fileio_pathf(res, "%s/results", pdir)) < 0 ||
+		    (r = probe_write_step(pdir, json_pack("{s:s, s:i}", "commit", sha, "runs", (int)asked))) < 0)
 			return r;
 		status = probe_call(&c->probe, sha, kdir, asked, false, pdir, c->o->probe_timeout);
 		if ((timed_out = status == -ETIME))

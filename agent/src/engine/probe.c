@@ -9,6 +9,7 @@
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/macro.h"
+#include "util/output.h"
 #include "util/strv.h"
 
 #include <errno.h>
@@ -108,4 +109,17 @@ int probe_count(const struct probe *p, const char *res, unsigned *runs, unsigned
 	}
 	json_decref(doc);
 	return 0;
+}
+
+int probe_write_step(const char *pdir, json_t *step)
+{
+	char path[PATH_MAX];
+	int r = step ? fileio_mkdir_p(pdir) : -ENOMEM;
+
+	if (r == 0)
+		r = fileio_pathf(path, "%s/step.json", pdir);
+	if (r == 0)
+		r = write_output(path, step, dump_json);
+	json_decref(step);
+	return r;
 }

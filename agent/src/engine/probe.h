@@ -32,6 +32,13 @@ int probe_call(const struct probe *p, const char *sha, const char *kdir, unsigne
 	       unsigned long seconds);
 
 /*
+ * What a call is about to do, written before it as pdir/step.json (pdir
+ * made), so that a loop stopped during the call finds it; step is taken
+ * (may be NULL: -ENOMEM). Returns 0 or -errno.
+ */
+int probe_write_step(const char *pdir, json_t *step);
+
+/*
  * The probe's tests' runs and failures in the bundles under res: 0, -ENOENT
  * (none), or -errno (logged, named). With how, the first failure's why and
  * its artifact (relative to p->dir) as {why, artifact}, or NULL when none

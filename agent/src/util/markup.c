@@ -4,6 +4,7 @@
  */
 #include "util/markup.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void markup_escape(FILE *out, const char *s)
@@ -31,4 +32,20 @@ void markup_file_link(FILE *out, const char *path)
 	fputs("\">", out);
 	markup_escape(out, base ? base + 1 : path);
 	fputs("</a>", out);
+}
+
+void markup_escape_printed(FILE *out, const char *open, void (*text)(json_t *, FILE *), json_t *doc, const char *close)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (m) {
+		text(doc, m);
+		fclose(m);
+	}
+	fputs(open, out);
+	markup_escape(out, buf ? buf : "");
+	fputs(close, out);
+	free(buf);
 }

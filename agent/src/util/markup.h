@@ -6,9 +6,13 @@
  */
 #pragma once
 
+#include <jansson.h>
 #include <stdio.h>
 
 void markup_escape(FILE *out, const char *s);
 
 /* A link to a file by its name: <a href="PATH">NAME</a>, both escaped. */
 void markup_file_link(FILE *out, const char *path);
+
+/* What text prints of doc, escaped, between open and close: a page's line made by its text output. */
+void markup_escape_printed(FILE *out, const char *open, void (*text)(json_t *, FILE *), json_t *doc, const char *close);
