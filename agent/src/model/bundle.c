@@ -261,13 +261,12 @@ bool bundle_config_done(json_t *config, unsigned end)
 	return it && iteration_done(it);
 }
 
-int bundle_set_in_flight(struct bundle *b, json_t *iteration, char *const *names)
+void bundle_set_in_flight(json_t *iteration, char *const *names)
 {
 	if (names && names[0])
 		json_object_set_new(iteration, "in_flight", strv_to_json(names));
 	else
 		json_object_del(iteration, "in_flight");
-	return bundle_write(b);
 }
 
 int bundle_remaining(struct bundle *b, json_t *config, json_t *iteration, char ***ret)

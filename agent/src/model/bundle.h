@@ -108,11 +108,12 @@ void bundle_iteration_end(json_t *iteration, const char *state);
 int bundle_fold_iteration(struct bundle *b, json_t *config, json_t *iteration);
 
 /*
- * The tests of iteration in flight now (a parallel run's runners'; names,
- * NULL-ended, none: the key goes), written to bundle.json at once: after a
- * crash they are its suspects (boot/crash.h). Returns 0 or -errno.
+ * The tests of iteration that may be running now (a parallel run's
+ * runners'; names, NULL-ended, none: the key goes), for the caller's next
+ * bundle_write, before they can run: after a crash they are its suspects
+ * (boot/crash.h).
  */
-int bundle_set_in_flight(struct bundle *b, json_t *iteration, char *const *names);
+void bundle_set_in_flight(json_t *iteration, char *const *names);
 
 /* Whether every iteration of config before index end is finished. */
 bool bundle_config_done(json_t *config, unsigned end);

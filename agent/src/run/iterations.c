@@ -33,10 +33,11 @@ static void in_flight(void *data, const struct test_result *const *tests)
 {
 	struct queue_ctx *qc = data;
 
+	int r;
+
 	for (size_t i = 0; i < qc->n; i++) {
 		const char *names[2 * PLAN_JOBS_MAX + 1];
 		size_t k = 0;
-		int r;
 
 		if (!qc->ms[i].active)
 			continue;
@@ -44,10 +45,12 @@ static void in_flight(void *data, const struct test_result *const *tests)
 			if ((*t)->config_index == i)
 				names[k++] = (*t)->name;
 		names[k] = NULL;
-		r = bundle_set_in_flight(qc->c->b, qc->ms[i].iteration, (char *const *)names);
-		if (r < 0)
-			log_warn("record the tests in flight in '%s' failed: %s", qc->c->b->dir, strerror(-r));
+		bundle_set_in_flight(qc->ms[i].iteration, (char *const *)names);
 	}
+	/* every config's at once: one write */
+	r = bundle_write(qc->c->b);
+	if (r < 0)
+		log_warn("record the tests in flight in '%s' failed: %s", qc->c->b->dir, strerror(-r));
 }
 
 static void member_error(struct run_ctx *c, struct run_member *m, int r, const char *err)
