@@ -42,13 +42,13 @@ static void crashed_run(struct bundle *b, const char *log)
 	assert_int_equal(sysroot_set(unit_dir), 0);
 }
 
-/* The status of test in the bundle's only iteration, "" when it has no record; then the tests left. */
-static void expect(struct bundle *b, const char *test, const char *status, const char *left0, const char *left1)
+/* test's status in the bundle's only iteration ("" when it has no record), and the tests left, blank-separated. */
+static void expect(struct bundle *b, const char *test, const char *status, const char *left_want)
 {
 	json_t *c = json_array_get(json_object_get(b->doc, "configs"), 0);
 	json_t *it = json_array_get(json_object_get(c, "iterations"), 0), *t;
 	json_auto_t *doc = NULL;
-	char **left = NULL, path[128], err[256];
+	char **left = NULL, path[128], err[256], joined[256] = "";
 	const char *got = "";
 	size_t i;
 
@@ -64,10 +64,9 @@ static void expect(struct bundle *b, const char *test, const char *status, const
 			got = json_string_value(json_object_get(t, "status"));
 	assert_string_equal(got, status);
 	assert_int_equal(bundle_remaining(b, c, it, &left), 0);
-	assert_non_null(left);
-	assert_string_equal(left[0], left0);
-	assert_string_equal(left[1], left1);
-	assert_null(left[2]);
+	for (i = 0; left && left[i]; i++)
+		snprintf(joined + strlen(joined), sizeof(joined) - strlen(joined), "%s%s", i ? " " : "", left[i]);
+	assert_string_equal(joined, left_want);
 	strv_free(left);
 }
 
@@ -79,14 +78,15 @@ static const char log_003[] = "--- pstore dmesg-ramoops-0\n"
 static void test_next_started(void **state)
 {
 	struct bundle b;
+	char why[512];
 	char path[128];
 
 	(void)state;
 	crashed_run(&b, log_003);
-	crash_record(&b);
+	assert_int_equal(crash_record(&b, why, sizeof(why)), 0);
 	/* 003 had started: 002 had ended, its result lost; it runs again */
-	expect(&b, "generic/003", "crash", "generic/002", "generic/004");
-	expect(&b, "generic/002", "", "generic/002", "generic/004");
+	expect(&b, "generic/003", "crash", "generic/002 generic/004");
+	expect(&b, "generic/002", "", "generic/002 generic/004");
 	/* pstore read once */
 	snprintf(path, sizeof(path), "%s/sys/fs/pstore/dmesg-ramoops-0", unit_dir);
 	assert_int_equal(access(path, F_OK), -1);
@@ -97,12 +97,13 @@ static void test_next_started(void **state)
 static void test_first_running(void **state)
 {
 	struct bundle b;
+	char why[512];
 
 	(void)state;
 	crashed_run(&b, "<6>[   10.1] run fstests generic/002 at 2026-12-07 22:13:35\n"
 			"<0>[   11.3] Kernel panic - not syncing: sysrq triggered crash\n");
-	crash_record(&b);
-	expect(&b, "generic/002", "crash", "generic/003", "generic/004");
+	assert_int_equal(crash_record(&b, why, sizeof(why)), 0);
+	expect(&b, "generic/002", "crash", "generic/003 generic/004");
 	bundle_release(&b);
 	sysroot_set("");
 }
@@ -110,11 +111,12 @@ static void test_first_running(void **state)
 static void test_no_pstore(void **state)
 {
 	struct bundle b;
+	char why[512];
 
 	(void)state;
 	crashed_run(&b, NULL);
-	crash_record(&b);
-	expect(&b, "generic/002", "crash", "generic/003", "generic/004");
+	assert_int_equal(crash_record(&b, why, sizeof(why)), 0);
+	expect(&b, "generic/002", "crash", "generic/003 generic/004");
 	bundle_release(&b);
 	sysroot_set("");
 }
@@ -123,11 +125,47 @@ static void test_no_pstore(void **state)
 static void test_marker_of_no_next(void **state)
 {
 	struct bundle b;
+	char why[512];
 
 	(void)state;
 	crashed_run(&b, "<6>[   10.1] run fstests generic/004 at 2026-12-07 22:13:35\n");
-	crash_record(&b);
-	expect(&b, "generic/002", "crash", "generic/003", "generic/004");
+	assert_int_equal(crash_record(&b, why, sizeof(why)), 0);
+	expect(&b, "generic/002", "crash", "generic/003 generic/004");
+	bundle_release(&b);
+	sysroot_set("");
+}
+
+/* The whole boot's log and no marker in it: no test had started; nothing recorded, why says so */
+static void test_before_any_test(void **state)
+{
+	struct bundle b;
+	char why[512];
+
+	(void)state;
+	crashed_run(&b, "<5>[    0.000000] Linux version 6.1.0-28-amd64 (debian-kernel@lists.debian.org)\n"
+			"<6>[    9.100000] XFS (loop0): Mounting V5 Filesystem\n"
+			"<0>[    9.200000] Kernel panic - not syncing: sysrq triggered crash\n");
+	assert_int_equal(crash_record(&b, why, sizeof(why)), 1);
+	assert_string_equal(why, "the machine went down before any test started (formatting, mounting, or check's own "
+				 "start): Kernel panic - not syncing: sysrq triggered crash");
+	expect(&b, "generic/002", "", "generic/002 generic/003 generic/004");
+	bundle_release(&b);
+	sysroot_set("");
+}
+
+/* The same with a test's marker after the boot's start: that test's crash */
+static void test_from_boot_with_marker(void **state)
+{
+	struct bundle b;
+	char why[512];
+
+	(void)state;
+	crashed_run(&b, "<5>[    0.000000] Linux version 6.1.0-28-amd64 (debian-kernel@lists.debian.org)\n"
+			"<6>[   10.1] run fstests generic/002 at 2026-12-07 22:13:35\n"
+			"<0>[   11.3] Kernel panic - not syncing: sysrq triggered crash\n");
+	assert_int_equal(crash_record(&b, why, sizeof(why)), 0);
+	assert_string_equal(why, "");
+	expect(&b, "generic/002", "crash", "generic/003 generic/004");
 	bundle_release(&b);
 	sysroot_set("");
 }
@@ -139,6 +177,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_first_running, unit_mkdtemp, unit_rmdir),
 		cmocka_unit_test_setup_teardown(test_no_pstore, unit_mkdtemp, unit_rmdir),
 		cmocka_unit_test_setup_teardown(test_marker_of_no_next, unit_mkdtemp, unit_rmdir),
+		cmocka_unit_test_setup_teardown(test_before_any_test, unit_mkdtemp, unit_rmdir),
+		cmocka_unit_test_setup_teardown(test_from_boot_with_marker, unit_mkdtemp, unit_rmdir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,14 +13,15 @@
 #include "util/sysroot.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* The last lines the crashed kernel left in pstore (then cleared), or NULL. */
-static char *pstore_tail(void)
+/* All the crashed kernel left in pstore (then cleared), or NULL. */
+static char *pstore_read(void)
 {
 	char dir[PATH_MAX];
 	DIR *d = sysroot_path(dir, sizeof(dir), "/sys/fs/pstore") < 0 ? NULL : opendir(dir);
@@ -49,12 +50,15 @@ static char *pstore_tail(void)
 		free(all);
 		return NULL;
 	}
-	/* keep the end: the oops and the panic are the last lines */
-	if (all && len > 16384) {
-		memmove(all, all + len - 16384, 16384);
-		all[16384] = '\0';
-	}
 	return all;
+}
+
+/* The end of what pstore kept, as a crash's record keeps it: the oops and the panic are the last lines. */
+static const char *log_tail(const char *all)
+{
+	size_t len = all ? strlen(all) : 0;
+
+	return len > 16384 ? all + len - 16384 : all;
 }
 
 /* Of iteration's in_flight, the tests still without a result (in left), as a strv; bad entries left out. */
@@ -178,16 +182,42 @@ static const char *serial_crashed(json_t *config, char **left, const char *log)
  * config's iteration running) name the tests they had in flight: one is
  * the crash's, several its suspects, each config's in its iteration.
  */
-void crash_record(struct bundle *b)
+/*
+ * Whether the crashed kernel's log, whole since its boot, holds no check
+ * marker: no test had started (fsagent was formatting or mounting, or
+ * check was starting); why says so, with the kernel's first report.
+ */
+static bool before_any_test(const char *all, char *why, size_t ws)
+{
+	unsigned findings[KMSG_FINDING_MAX] = { 0 };
+	char test[256], first[256] = "";
+
+	if (!all || !kmsg_log_from_boot(all, strlen(all)) ||
+	    kmsg_log_last_marker(all, strlen(all), test, sizeof(test)) != -ENOENT)
+		return false;
+	kmsg_classify_log(log_tail(all), strlen(log_tail(all)), findings, first, sizeof(first));
+	snprintf(why, ws,
+		 "the machine went down before any test started (formatting, mounting, or check's own start)%s%s",
+		 first[0] ? ": " : "", first);
+	return true;
+}
+
+int crash_record(struct bundle *b, char *why, size_t ws)
 {
 	json_t *c, *it, *first_cfg = NULL, *first_it = NULL, *one_cfg = NULL, *one_it = NULL;
 	char **first_left = NULL, **one = NULL;
 	size_t i, k, total = 0;
 	/* read (and cleared) once, whoever is named: a later crash must not inherit it */
-	_cleanup_free_ char *log = pstore_tail();
+	_cleanup_free_ char *all = pstore_read();
+	const char *log = log_tail(all);
 
+	why[0] = '\0';
+	if (before_any_test(all, why, ws)) {
+		log_warn("%s: no test is its crash; the run goes on (or stops, when every boot goes down so)", why);
+		return 1;
+	}
 	if (record_pair(b, log))
-		return;
+		return 0;
 	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
 		json_array_foreach(json_object_get(c, "iterations"), k, it) {
 			char **left = NULL, **suspects;
@@ -233,4 +263,5 @@ void crash_record(struct bundle *b)
 	}
 	strv_free(one);
 	strv_free(first_left);
+	return 0;
 }

@@ -10,7 +10,10 @@
 #include "model/bundle.h"
 
 /*
- * The running iteration's first test not yet recorded, as a crash (or the
+ * When the crashed kernel's log, whole since its boot, holds no check
+ * marker, no test had started: nothing is recorded, why says so (with
+ * the kernel's first report) and 1 is returned; else 0, and:
+ * the running iteration's first test not yet recorded, as a crash (or the
  * one after it, when the crashed kernel's log names it as check's last
  * start: the first's result went down with the machine, and it runs
  * again); nothing between iterations. pstore is read under the sysroot's
@@ -19,4 +22,4 @@
  * iteration's "suspects", which the run takes first, each alone
  * (run/arrange.h), so that the one that crashes again is named.
  */
-void crash_record(struct bundle *b);
+int crash_record(struct bundle *b, char *why, size_t ws);

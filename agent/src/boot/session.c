@@ -263,7 +263,7 @@ static int open_run(struct session *s, struct plan *plan, struct bundle *b, char
 {
 	_cleanup_free_ char *resume_id = NULL;
 	json_auto_t *progress = NULL;
-	char ppath[PATH_MAX + 32], err[256];
+	char ppath[PATH_MAX + 32], err[1024], crash_why[512] = "";
 	json_t *seed;
 	int r;
 
@@ -292,7 +292,7 @@ static int open_run(struct session *s, struct plan *plan, struct bundle *b, char
 	s->pg.boots = (int)json_integer_value(json_object_get(progress, "boots")) + 1;
 	s->pg.stalled = (int)json_integer_value(json_object_get(progress, "stalled_boots"));
 	if (!json_is_false(json_object_get(progress, "testing")))
-		crash_record(b);
+		crash_record(b, crash_why, sizeof(crash_why));
 	s->pg.recorded = bundle_count_recorded(b);
 	if ((json_int_t)s->pg.recorded <= json_integer_value(json_object_get(progress, "recorded")))
 		s->pg.stalled++;
@@ -304,7 +304,8 @@ static int open_run(struct session *s, struct plan *plan, struct bundle *b, char
 	bundle_write(b);
 	if (s->pg.stalled < CRASH_LOOP_BOOTS)
 		return 0;
-	snprintf(err, sizeof(err), "run keeps crashing: %d boots in a row without a new result", s->pg.stalled);
+	snprintf(err, sizeof(err), "run keeps crashing: %d boots in a row without a new result%s%s", s->pg.stalled,
+		 crash_why[0] ? "; " : "", crash_why);
 	bundle_set(b, "error", json_string(err));
 	bundle_finish(b, "stopped");
 	unlink(s->cur);

@@ -246,6 +246,20 @@ int kmsg_log_last_marker(const char *text, size_t len, char *buf, size_t size)
 	return r;
 }
 
+bool kmsg_log_from_boot(const char *text, size_t len)
+{
+	const char *end = text + len;
+
+	for (const char *p = text; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end, *m = log_message(p, e);
+
+		if (begins(m, (size_t)(e - m), "Linux version "))
+			return true;
+		p = nl ? nl + 1 : end;
+	}
+	return false;
+}
+
 int kmsg_open(struct kmsg_reader *r)
 {
 	char path[PATH_MAX];

@@ -77,6 +77,13 @@ int kmsg_marker_test(const char *msg, size_t len, char *buf, size_t size);
  */
 int kmsg_log_last_marker(const char *text, size_t len, char *buf, size_t size);
 
+/*
+ * Whether a kernel log kept as text holds the kernel's first line ("Linux
+ * version ..."): nothing of that boot has been overwritten since, so a
+ * marker missing from it was never written.
+ */
+bool kmsg_log_from_boot(const char *text, size_t len);
+
 struct kmsg_reader {
 	int fd;
 	unsigned long long next_seq; /* the seq we expect next, 0 before the first */
