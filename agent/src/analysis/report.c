@@ -166,8 +166,17 @@ static void config_findings(json_t *c, FILE *out)
 /* Crashes no single test's record holds: one two tests made together, or one none of its suspects made again. */
 static void config_crashes(json_t *c, FILE *out)
 {
-	json_t *it, *v;
+	json_t *it, *v, *before = json_object_get(c, "crash_before_tests");
 	size_t k, i;
+
+	if (before) {
+		long long boots = (long long)json_integer_value(json_object_get(before, "boots"));
+
+		fprintf(out, "  CRASH before any test started, %lld boot%s", boots, boots == 1 ? "" : "s");
+		if (*str(before, "first_report"))
+			fprintf(out, ": %s", str(before, "first_report"));
+		fputc('\n', out);
+	}
 
 	json_array_foreach(json_object_get(c, "iterations"), k, it) {
 		json_t *pair = json_object_get(it, "crash_pair"), *none = json_object_get(it, "crash_unexplained");

@@ -202,6 +202,32 @@ static bool before_any_test(const char *all, char *why, size_t ws)
 	return true;
 }
 
+/*
+ * A crash before any test, on the config being set up (the last one begun:
+ * configs are added as their turn comes), counted in its
+ * crash_before_tests {boots, first_report}: the run failed, and compare
+ * sees the crash though no test's record holds it.
+ */
+static void record_before_tests(struct bundle *b, const char *all)
+{
+	json_t *configs = json_object_get(b->doc, "configs"), *c = NULL, *rec;
+	unsigned findings[KMSG_FINDING_MAX] = { 0 };
+	char first[256] = "";
+	size_t i;
+
+	for (i = json_array_size(configs); i-- > 0 && !c;)
+		if (streq(json_string_value(json_object_get(json_array_get(configs, i), "status")) ?: "", "run"))
+			c = json_array_get(configs, i);
+	if (!c)
+		return; /* before any config began: the boot's own setup, no config's crash */
+	kmsg_classify_log(log_tail(all), strlen(log_tail(all)), findings, first, sizeof(first));
+	rec = json_object_get(c, "crash_before_tests");
+	rec = json_pack("{s:I, s:s}", "boots", json_integer_value(json_object_get(rec, "boots")) + 1, "first_report",
+			first);
+	json_object_set_new(c, "crash_before_tests", rec);
+	bundle_write(b);
+}
+
 int crash_record(struct bundle *b, char *why, size_t ws)
 {
 	json_t *c, *it, *first_cfg = NULL, *first_it = NULL, *one_cfg = NULL, *one_it = NULL;
@@ -214,6 +240,7 @@ int crash_record(struct bundle *b, char *why, size_t ws)
 	why[0] = '\0';
 	if (before_any_test(all, why, ws)) {
 		log_warn("%s: no test is its crash; the run goes on (or stops, when every boot goes down so)", why);
+		record_before_tests(b, all);
 		return 1;
 	}
 	if (record_pair(b, log))

@@ -41,10 +41,13 @@ enum bundle_outcome_kind bundle_outcome_of(const struct bundle *b)
 	if (bundle_records_lost(b) || json_is_string(json_object_get(b->doc, "error")))
 		return BUNDLE_FAILED;
 	/* a crash pinned to two tests together, or to none: no test's record fails, the run does */
-	json_array_foreach(json_object_get(b->doc, "configs"), i, c)
+	json_array_foreach(json_object_get(b->doc, "configs"), i, c) {
+		if (json_object_get(c, "crash_before_tests"))
+			return BUNDLE_FAILED;
 		json_array_foreach(json_object_get(c, "iterations"), j, it)
 			if (json_object_get(it, "crash_pair") || json_object_get(it, "crash_unexplained"))
 				return BUNDLE_FAILED;
+	}
 	json_object_foreach(json_object_get(b->doc, "counts"), k, v) {
 		if (json_integer_value(v) <= 0)
 			continue;

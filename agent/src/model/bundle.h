@@ -231,8 +231,10 @@ struct bundle_scan_ops {
 	/*
 	 * A crash that is no test's record, for the readers that weigh it
 	 * (may be NULL): an iteration's crash_pair as test "A+B" (the names
-	 * sorted), its crash_unexplained as BUNDLE_CRASH_UNPINNED; status
-	 * crash, count 1, why saying which tests and the first report.
+	 * sorted), its crash_unexplained and a config's crash_before_tests
+	 * (the machine went down while it was set up) as
+	 * BUNDLE_CRASH_UNPINNED; status crash, count 1, why saying which
+	 * tests (or none) and the first report.
 	 */
 	int (*crash)(void *ctx, const struct bundle_outcome *o);
 };

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Shared by the bundle's writer (bundle.c, bundle_journal.c), reader
- * (bundle_read.c) and scanner (bundle_scan.c); no other module includes it. The layout of a
+ * (bundle_read.c) and scanner (bundle_scan.c, bundle_crashes.c); no other module includes it. The layout of a
  * bundle directory and the rules every reader applies to what a guest wrote.
  */
 #pragma once
@@ -89,3 +89,15 @@ struct bundle_walker {
 	int (*iteration)(void *ctx, const char *dir, json_t *config, json_t *it, char *err, size_t es);
 };
 int bundle_walk(const char *path, const struct bundle_walker *w, void *ctx, json_t **ret_doc, char *err, size_t es);
+
+struct bundle_scan_ops;
+/*
+ * bundle_scan's crashes no test's record holds (bundle_crashes.c), each to
+ * ops->crash: iteration it's crash_pair and crash_unexplained, and every
+ * config's crash_before_tests; checked as the guest wrote them (err names
+ * file, key, config and iteration). Returns 0 or a negative errno.
+ */
+int bundle_scan_crash(const char *dir, json_t *c, json_t *it, const struct bundle_scan_ops *ops, void *ctx, char *err,
+		      size_t es);
+int bundle_scan_crash_before_tests(const char *dir, json_t *doc, const struct bundle_scan_ops *ops, void *ctx,
+				   char *err, size_t es);

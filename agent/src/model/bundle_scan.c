@@ -386,76 +386,9 @@ static int scan_begin(void *data, json_t *doc, const char *dir, char *err, size_
 	}
 	if (sc->ops->bundle && (r = sc->ops->bundle(sc->ctx, doc)) < 0)
 		return r;
-	return scan_aggregate(json_object_get(doc, "aggregate"), file, sc->ops, sc->ctx, err, es);
-}
-
-/* A test name of a crash record, or NULL. */
-static const char *crash_name(json_t *v)
-{
-	const char *s = json_string_value(v);
-
-	return s && bundle_test_name_ok(s) ? s : NULL;
-}
-
-static int crash_bad(const char *dir, const char *key, const char *cname, json_t *it, const char *what, char *err,
-		     size_t es)
-{
-	snprintf(err, es, "%s/bundle.json: key '%s' (config %s, iteration %lld): not %s", dir, key, cname,
-		 (long long)json_integer_value(json_object_get(it, "index")), what);
-	return -EBADMSG;
-}
-
-/*
- * An iteration's crash that no test's record holds (bundle_scan_ops.crash):
- * crash_pair {tests: [A, B], first_report?} or crash_unexplained [A, ...],
- * checked as the guest wrote them.
- */
-static int scan_crash(struct scan *sc, const char *dir, json_t *c, json_t *it, char *err, size_t es)
-{
-	json_t *pair = json_object_get(it, "crash_pair"), *none = json_object_get(it, "crash_unexplained"), *v;
-	const char *cname = bundle_config_name(c);
-	char test[520], why[BUNDLE_WHY_MAX], names[192] = "";
-	size_t i;
-	int r = 0;
-
-	if (pair) {
-		json_t *tests = json_object_get(pair, "tests"), *fr = json_object_get(pair, "first_report");
-		const char *a = crash_name(json_array_get(tests, 0)), *b = crash_name(json_array_get(tests, 1));
-		const char *first = json_string_value(fr);
-
-		if (!a || !b || json_array_size(tests) != 2 || (fr && !first))
-			return crash_bad(dir, "crash_pair", cname, it, "{tests: two test names, first_report: text}",
-					 err, es);
-		if (strcmp(a, b) > 0) {
-			const char *t = a;
-
-			a = b;
-			b = t;
-		}
-		snprintf(test, sizeof(test), "%s+%s", a, b);
-		snprintf(why, sizeof(why), "crashed together, neither alone%s%s", first ? ": " : "",
-			 first ? first : "");
-		r = sc->ops->crash(sc->ctx,
-				   &(struct bundle_outcome){
-					   .config = cname, .test = test, .status = "crash", .count = 1, .why = why });
-	}
-	if (r < 0 || !none)
+	if (sc->ops->crash && (r = bundle_scan_crash_before_tests(dir, doc, sc->ops, sc->ctx, err, es)) < 0)
 		return r;
-	if (!json_is_array(none) || !json_array_size(none))
-		return crash_bad(dir, "crash_unexplained", cname, it, "a list of test names", err, es);
-	json_array_foreach(none, i, v) {
-		if (!crash_name(v))
-			return crash_bad(dir, "crash_unexplained", cname, it, "a list of test names", err, es);
-		if (strlen(names) + strlen(json_string_value(v)) + 8 < sizeof(names))
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
-				 json_string_value(v));
-	}
-	snprintf(why, sizeof(why), "the machine went down with %s in flight; none crashed again alone or in pairs",
-		 names);
-	return sc->ops->crash(
-		sc->ctx,
-		&(struct bundle_outcome){
-			.config = cname, .test = BUNDLE_CRASH_UNPINNED, .status = "crash", .count = 1, .why = why });
+	return scan_aggregate(json_object_get(doc, "aggregate"), file, sc->ops, sc->ctx, err, es);
 }
 
 static int scan_iteration(void *data, const char *dir, json_t *c, json_t *it, char *err, size_t es)
@@ -465,7 +398,7 @@ static int scan_iteration(void *data, const char *dir, json_t *c, json_t *it, ch
 	_cleanup_close_ int fd = -1;
 	int r;
 
-	if (sc->ops->crash && (r = scan_crash(sc, dir, c, it, err, es)) < 0)
+	if (sc->ops->crash && (r = bundle_scan_crash(dir, c, it, sc->ops, sc->ctx, err, es)) < 0)
 		return r;
 
 	/* aggregated iterations are in the aggregate */
