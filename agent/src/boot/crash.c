@@ -158,7 +158,8 @@ static bool record_pair(struct bundle *b, const char *log)
 
 /*
  * Of a serial run's tests without a result (left, in order), the one
- * that crashed: the first, unless the crashed kernel's log says check had
+ * that crashed: the first, unless the crashed kernel's log (all pstore
+ * kept) says check had
  * started the next one. check starts it the moment the first ends, before
  * fsagent has read the first's verdict and written it down: that result
  * went down with the machine, and the first runs again.
@@ -177,29 +178,16 @@ static const char *serial_crashed(json_t *config, char **left, const char *log)
 }
 
 /*
- * The test that was running when the machine went down: recorded as a
- * crash. Parallel runners (one queue over one config or several, each
- * config's iteration running) name the tests they had in flight: one is
- * the crash's, several its suspects, each config's in its iteration.
- */
-/*
  * Whether the crashed kernel's log, whole since its boot, holds no check
  * marker: no test had started (fsagent was formatting or mounting, or
- * check was starting); why says so, with the kernel's first report.
+ * check was starting).
  */
-static bool before_any_test(const char *all, char *why, size_t ws)
+static bool before_any_test(const char *all)
 {
-	unsigned findings[KMSG_FINDING_MAX] = { 0 };
-	char test[256], first[256] = "";
+	char test[256];
 
-	if (!all || !kmsg_log_from_boot(all, strlen(all)) ||
-	    kmsg_log_last_marker(all, strlen(all), test, sizeof(test)) != -ENOENT)
-		return false;
-	kmsg_classify_log(log_tail(all), strlen(log_tail(all)), findings, first, sizeof(first));
-	snprintf(why, ws,
-		 "the machine went down before any test started (formatting, mounting, or check's own start)%s%s",
-		 first[0] ? ": " : "", first);
-	return true;
+	return all && kmsg_log_from_boot(all, strlen(all)) &&
+	       kmsg_log_last_marker(all, strlen(all), test, sizeof(test)) == -ENOENT;
 }
 
 /*
@@ -208,11 +196,9 @@ static bool before_any_test(const char *all, char *why, size_t ws)
  * crash_before_tests {boots, first_report}: the run failed, and compare
  * sees the crash though no test's record holds it.
  */
-static void record_before_tests(struct bundle *b, const char *all)
+static void record_before_tests(struct bundle *b, const char *first)
 {
 	json_t *configs = json_object_get(b->doc, "configs"), *c = NULL, *rec;
-	unsigned findings[KMSG_FINDING_MAX] = { 0 };
-	char first[256] = "";
 	size_t i;
 
 	for (i = json_array_size(configs); i-- > 0 && !c;)
@@ -220,7 +206,6 @@ static void record_before_tests(struct bundle *b, const char *all)
 			c = json_array_get(configs, i);
 	if (!c)
 		return; /* before any config began: the boot's own setup, no config's crash */
-	kmsg_classify_log(log_tail(all), strlen(log_tail(all)), findings, first, sizeof(first));
 	rec = json_object_get(c, "crash_before_tests");
 	rec = json_pack("{s:I, s:s}", "boots", json_integer_value(json_object_get(rec, "boots")) + 1, "first_report",
 			first);
@@ -228,6 +213,12 @@ static void record_before_tests(struct bundle *b, const char *all)
 	bundle_write(b);
 }
 
+/*
+ * The test that was running when the machine went down: recorded as a
+ * crash. Parallel runners (one queue over one config or several, each
+ * config's iteration running) name the tests they had in flight: one is
+ * the crash's, several its suspects, each config's in its iteration.
+ */
 int crash_record(struct bundle *b, char *why, size_t ws)
 {
 	json_t *c, *it, *first_cfg = NULL, *first_it = NULL, *one_cfg = NULL, *one_it = NULL;
@@ -238,9 +229,17 @@ int crash_record(struct bundle *b, char *why, size_t ws)
 	const char *log = log_tail(all);
 
 	why[0] = '\0';
-	if (before_any_test(all, why, ws)) {
+	if (before_any_test(all)) {
+		unsigned findings[KMSG_FINDING_MAX] = { 0 };
+		char first[256] = "";
+
+		kmsg_classify_log(log, strlen(log), findings, first, sizeof(first));
+		snprintf(why, ws,
+			 "the machine went down before any test started (formatting, mounting, or check's own "
+			 "start)%s%s",
+			 first[0] ? ": " : "", first);
 		log_warn("%s: no test is its crash; the run goes on (or stops, when every boot goes down so)", why);
-		record_before_tests(b, all);
+		record_before_tests(b, first);
 		return 1;
 	}
 	if (record_pair(b, log))
@@ -286,7 +285,7 @@ int crash_record(struct bundle *b, char *why, size_t ws)
 		bundle_write(b);
 	} else if (first_it) {
 		/* one at a time (or nothing in flight): the test the iteration was at */
-		record_crash(b, first_cfg, first_it, serial_crashed(first_cfg, first_left, log), log);
+		record_crash(b, first_cfg, first_it, serial_crashed(first_cfg, first_left, all), log);
 	}
 	strv_free(one);
 	strv_free(first_left);

@@ -284,8 +284,8 @@ static void *work(void *arg)
 		r = runner_run(&ro, &q->tests[first], count);
 		pthread_mutex_lock(&q->lock);
 		q->in_flight[w->k] = -1;
+		/* its tests' results took them out of what may be running, each written then */
 		q->batch_lo[w->k] = q->batch_hi[w->k] = 0;
-		parallel_report_in_flight(q);
 		if (r != 0) {
 			/* a test that will not die holds this runner's devices: no more for anyone */
 			if (!q->rc)
