@@ -292,6 +292,17 @@ static int grid(json_t *res, FILE *out, char ***cfgs)
 			}
 			b = json_object_get(x, "baseline");
 			kd = json_object_get(x, "candidate");
+			if (compare_together(x)) {
+				/* crashes no test's record holds: counted, no rate */
+				fprintf(out,
+					"<td class=\"c %s\" title=\"%s: crashed %llu times on the baseline, %llu on "
+					"the "
+					"candidate\">crashed %llu / %llu</td>",
+					compare_str(x, "class"), compare_str(x, "class"), compare_num(b, "failures"),
+					compare_num(kd, "failures"), compare_num(b, "failures"),
+					compare_num(kd, "failures"));
+				continue;
+			}
 			rb = fail_rate(b);
 			rc = fail_rate(kd);
 			fprintf(out, "<td class=\"c %s\" title=\"%s: baseline %llu/%llu failed, candidate %llu/%llu\">",
@@ -330,10 +341,19 @@ static void html_rates(json_t *res, FILE *out)
 	size_t i, rows = 0, total;
 	const int w = 640, row = 18, left = 260;
 
+	/* a crash of tests together has crashes, not a pass rate */
 	json_array_foreach(json_object_get(res, "tests"), i, t)
-		rows += !streq(compare_str(t, "class"), "pass");
+		rows += !streq(compare_str(t, "class"), "pass") && !compare_together(t);
 	if (!rows) {
-		fputs("<p>No test failed on either side.</p>\n", out);
+		bool crashes = false;
+
+		json_array_foreach(json_object_get(res, "tests"), i, t)
+			crashes |= compare_together(t) && !streq(compare_str(t, "class"), "pass");
+		fputs(crashes ? "<p>No test's own runs failed on either side: the failures are crashes no test's "
+				"record "
+				"holds, counted in the tables above.</p>\n"
+			      : "<p>No test failed on either side.</p>\n",
+		      out);
 		return;
 	}
 	if (rows > RATE_ROWS) {
@@ -355,7 +375,7 @@ static void html_rates(json_t *res, FILE *out)
 		double rb = rate(json_object_get(t, "baseline")), rc = rate(json_object_get(t, "candidate"));
 		int y = (int)rows * row;
 
-		if (streq(compare_str(t, "class"), "pass"))
+		if (streq(compare_str(t, "class"), "pass") || compare_together(t))
 			continue;
 		if (rows == total)
 			break;
